@@ -1,0 +1,77 @@
+/**
+ * The one definition of a valid waitlist sign-up. The route handler parses
+ * requests with it, the browser form checks fields with it before sending, and
+ * the tests exercise it directly, so the three can never disagree.
+ */
+import { z } from "zod";
+import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "./options";
+
+export const LIMITS = {
+  name: 120,
+  email: 254,
+  phone: 32,
+  notes: 2_000,
+  phoneDigitsMin: 7,
+  phoneDigitsMax: 15,
+} as const;
+
+/** Digits, spaces and the punctuation people write phone numbers with. */
+const PHONE_CHARACTERS = /^[0-9+\-.() ]+$/;
+
+function requiredText(field: string, max: number) {
+  return z
+    .string({ error: `Enter your ${field}.` })
+    .trim()
+    .min(1, { error: `Enter your ${field}.` })
+    .max(max, { error: `Your ${field} must be ${max.toLocaleString("en-US")} characters or fewer.` });
+}
+
+function choice<const T extends readonly [string, ...string[]]>(values: T, field: string) {
+  return z.enum(values, { error: `Choose your ${field}.` });
+}
+
+export const waitlistSignupSchema = z.object({
+  company_name: requiredText("company name", LIMITS.name),
+  contact_name: requiredText("name", LIMITS.name),
+  email: requiredText("email address", LIMITS.email).pipe(
+    z.email({ error: "Enter a valid email address, like owner@example.com." }),
+  ),
+  phone: requiredText("phone number", LIMITS.phone)
+    .regex(PHONE_CHARACTERS, { error: "Use only digits, spaces and + - . ( ) in your phone number." })
+    .refine(
+      (phone) => {
+        const digits = phone.replace(/\D/g, "").length;
+        return digits >= LIMITS.phoneDigitsMin && digits <= LIMITS.phoneDigitsMax;
+      },
+      { error: `Enter a phone number with ${LIMITS.phoneDigitsMin} to ${LIMITS.phoneDigitsMax} digits.` },
+    ),
+  business_type: choice(BUSINESS_TYPE_VALUES, "business type"),
+  company_size: choice(COMPANY_SIZE_VALUES, "company size"),
+  notes: z
+    .string({ error: "Notes must be text." })
+    .trim()
+    .max(LIMITS.notes, { error: `Notes must be ${LIMITS.notes.toLocaleString("en-US")} characters or fewer.` })
+    .nullish()
+    // Blank notes are stored as no notes.
+    .transform((notes) => notes || null),
+});
+
+export type WaitlistSignupInput = z.input<typeof waitlistSignupSchema>;
+export type WaitlistSignup = z.output<typeof waitlistSignupSchema>;
+export type WaitlistField = keyof WaitlistSignupInput;
+export type FieldErrors = Partial<Record<WaitlistField, string>>;
+
+/** The identity of a sign-up: `Owner@Example.com ` and `owner@example.com` are one person. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** The first problem with each field, phrased for the visitor. */
+export function fieldErrorsOf(error: z.ZodError<WaitlistSignupInput>): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0] as WaitlistField | undefined;
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+  return errors;
+}

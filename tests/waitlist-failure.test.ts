@@ -1,0 +1,72 @@
+/**
+ * Unexpected failures, produced in the real database rather than faked: a
+ * trigger that makes SQLite refuse the insert (a constraint that is not the
+ * email's unique index, so it must not be mistaken for a duplicate), and a
+ * table that is gone. The visitor gets a generic
+ * 500; the log gets enough to debug, and none of the visitor's phone or notes.
+ */
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { POST } from "@/app/api/waitlist/route";
+import { setUpTestDatabase } from "./support/database";
+import { answerOf, jsonRequest, validSignup } from "./support/requests";
+
+const { file } = setUpTestDatabase();
+
+function sql(statement: string) {
+  const sqlite = new Database(file);
+  try {
+    sqlite.exec(statement);
+  } finally {
+    sqlite.close();
+  }
+}
+
+describe("POST /api/waitlist when the database fails", () => {
+  let logged: string[];
+
+  beforeEach(() => {
+    logged = [];
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      logged.push(args.map(String).join(" "));
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    sql("DROP TRIGGER IF EXISTS refuse_inserts");
+  });
+
+  it("answers 500, not 409, to a constraint failure other than a duplicate, and logs it without the visitor's phone or notes", async () => {
+    sql(`CREATE TRIGGER refuse_inserts BEFORE INSERT ON waitlist_entries
+         BEGIN SELECT RAISE(ABORT, 'disk refused ' || NEW.phone || ' ' || NEW.notes || ' ' || NEW.email); END`);
+    const signup = validSignup({ phone: "+1 555 867 5309", notes: "Gate code 4471, dog in yard" });
+
+    const answer = await answerOf(await POST(jsonRequest(signup)));
+
+    expect(answer.status).toBe(500);
+    expect(answer.body.error).toBe("Something went wrong on our side. Please try again later.");
+    expect(JSON.stringify(answer.body)).not.toMatch(/disk refused|at .*\.ts|Error:/);
+    expect(answer.body.request_id).toMatch(/^[0-9a-f-]{36}$/);
+
+    expect(logged).toHaveLength(1);
+    const line = logged[0]!;
+    expect(line).toContain(`request_id=${answer.body.request_id}`);
+    expect(line).toContain("business_type=hvac");
+    expect(line).toContain("waitlistEntry.create"); // where it failed
+    expect(line).not.toContain("867");
+    expect(line).not.toContain("Gate code");
+    expect(line).not.toContain(signup.email);
+  });
+
+  it("answers 500 when the table is missing, and says so in the log", async () => {
+    sql("ALTER TABLE waitlist_entries RENAME TO waitlist_entries_moved");
+    try {
+      const answer = await answerOf(await POST(jsonRequest(validSignup())));
+      expect(answer.status).toBe(500);
+      expect(answer.body.error).toBe("Something went wrong on our side. Please try again later.");
+      expect(logged.join("\n")).toMatch(/waitlist_entries/);
+    } finally {
+      sql("ALTER TABLE waitlist_entries_moved RENAME TO waitlist_entries");
+    }
+  });
+});
