@@ -5,5 +5,11 @@ import { defineConfig, globalIgnores } from "eslint/config";
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
+  {
+    rules: {
+      // A leading underscore marks a value left out on purpose (e.g. when omitting a key).
+      "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
   globalIgnores([".next/**", ".tmp/**", "lib/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"]),
 ]);

@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumLaunchOptions } from "./e2e/support/browser";
 import { E2E_DATABASE_URL, E2E_PORT } from "./e2e/support/config";
 
 /**
@@ -9,10 +9,6 @@ import { E2E_DATABASE_URL, E2E_PORT } from "./e2e/support/config";
  */
 const externalBaseUrl = process.env.E2E_BASE_URL;
 const baseURL = externalBaseUrl ?? `http://127.0.0.1:${E2E_PORT}`;
-
-// Playwright cannot download its own browser here; Debian's chromium works.
-// A machine that has Playwright's browser can unset CHROMIUM_PATH or point it elsewhere.
-const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
 export default defineConfig({
   testDir: "e2e",
@@ -31,18 +27,7 @@ export default defineConfig({
       name: "chromium",
       use: {
         ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: chromiumPath,
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            // Without these Chromium floods the closed network with refused connections.
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
+        launchOptions: chromiumLaunchOptions(),
       },
     },
   ],

@@ -1,13 +1,50 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
+import localFont from "next/font/local";
 import type { ReactNode } from "react";
+import { SiteFooter } from "@/components/site/site-footer";
+import { SiteHeader } from "@/components/site/site-header";
+import { WaitlistProvider } from "@/components/waitlist/waitlist-provider";
+import { PAGES } from "@/lib/content/pages";
+import { SITE } from "@/lib/content/site";
+import { parseEnv } from "@/lib/env";
+import { pageMetadata } from "@/lib/metadata";
 import "./globals.css";
 
-export const metadata: Metadata = { title: "FieldCrew" };
+// Inter from an npm package: next/font/google would download at build time,
+// which our machines cannot. next/font sizes a fallback to match, so no layout shift.
+const inter = localFont({
+  src: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
+  variable: "--font-inter",
+  weight: "100 900",
+  display: "swap",
+});
+
+export const metadata: Metadata = {
+  ...pageMetadata(PAGES.home),
+  metadataBase: new URL(parseEnv().SITE_URL),
+  applicationName: SITE.name,
+};
+
+export const viewport: Viewport = { themeColor: "#0b1220" };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
-      <body>{children}</body>
+    <html lang="en" className={inter.variable}>
+      <body className="flex min-h-dvh flex-col">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-slate-900 focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+        >
+          Skip to content
+        </a>
+        <WaitlistProvider>
+          <SiteHeader />
+          <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+            {children}
+          </main>
+          <SiteFooter />
+        </WaitlistProvider>
+      </body>
     </html>
   );
 }

@@ -4,7 +4,11 @@ import { z } from "zod";
 /** Where the embedded database lives when DATABASE_URL is not set (ignored by git). */
 export const DEFAULT_DATABASE_URL = "file:./prisma/data/waitlist.db";
 
+/** The public address of the site, for canonical links, Open Graph and the sitemap. */
+export const DEFAULT_SITE_URL = "http://localhost:3000";
+
 const envSchema = z.object({
+  SITE_URL: z.url({ error: "must be an absolute URL such as https://fieldcrew.app" }).default(DEFAULT_SITE_URL),
   DATABASE_URL: z
     .string()
     .trim()
@@ -25,6 +29,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const result = envSchema.safeParse({
     // An empty value in .env means "not set", not "the empty path".
     DATABASE_URL: source.DATABASE_URL || undefined,
+    SITE_URL: source.SITE_URL || undefined,
   });
   if (!result.success) {
     const problems = result.error.issues

@@ -1,0 +1,43 @@
+import Link from "next/link";
+import { FOOTER_LINKS, SITE } from "@/lib/content/site";
+import { Logo } from "./logo";
+
+export function SiteFooter() {
+  return (
+    <footer className="bg-ink-950 text-slate-300">
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-[2fr_1fr_1fr]">
+        <div>
+          <Logo />
+          <p className="mt-4 max-w-sm text-sm leading-6 text-slate-400">
+            {SITE.tagline}, from HVAC and plumbing to electrical, contracting and landscaping.
+          </p>
+          <p className="mt-4 text-sm text-slate-400">
+            Questions?{" "}
+            <a href={`mailto:${SITE.contactEmail}`} className="font-medium text-white underline-offset-4 hover:underline">
+              {SITE.contactEmail}
+            </a>
+          </p>
+        </div>
+        {FOOTER_LINKS.map((group) => (
+          <nav key={group.heading} aria-label={group.heading}>
+            <h2 className="text-sm font-semibold text-white">{group.heading}</h2>
+            <ul className="mt-4 space-y-3">
+              {group.links.map((link) => (
+                <li key={link.href}>
+                  <Link href={link.href} className="text-sm text-slate-400 hover:text-white">
+                    {link.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ))}
+      </div>
+      <div className="border-t border-white/10">
+        <p className="mx-auto max-w-6xl px-4 py-6 text-sm text-slate-400 sm:px-6">
+          © {new Date().getFullYear()} {SITE.name}. Built for the trades.
+        </p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,50 @@
+import { Menu } from "lucide-react";
+import Link from "next/link";
+import { JoinWaitlistButton } from "@/components/waitlist/join-waitlist-button";
+import { HEADER_LINKS } from "@/lib/content/site";
+import { Logo } from "./logo";
+
+/**
+ * The top navigation on every page. On small screens the links fold into a
+ * <details> menu, which needs no JavaScript.
+ */
+export function SiteHeader() {
+  return (
+    <header className="sticky top-0 z-40 border-b border-white/10 bg-ink-950/95 backdrop-blur supports-[backdrop-filter]:bg-ink-950/85">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
+        <Logo />
+        <nav aria-label="Main" className="hidden md:block">
+          <ul className="flex items-center gap-1">
+            {HEADER_LINKS.map((link) => (
+              <li key={link.href}>
+                <Link href={link.href} className="rounded-md px-3 py-2 text-sm font-medium text-slate-300 hover:bg-white/10 hover:text-white">
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="flex items-center gap-2">
+          <JoinWaitlistButton size="sm">Join Waitlist</JoinWaitlistButton>
+          <details className="group relative md:hidden">
+            <summary className="flex size-10 cursor-pointer list-none items-center justify-center rounded-lg text-slate-200 hover:bg-white/10 [&::-webkit-details-marker]:hidden">
+              <Menu aria-hidden="true" className="size-6" />
+              <span className="sr-only">Menu</span>
+            </summary>
+            <nav aria-label="Mobile" className="absolute right-0 mt-2 w-56 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
+              <ul>
+                {HEADER_LINKS.map((link) => (
+                  <li key={link.href}>
+                    <Link href={link.href} className="block rounded-lg px-3 py-2.5 text-base font-medium text-slate-800 hover:bg-slate-100">
+                      {link.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          </details>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,162 @@
+"use client";
+
+import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes } from "react";
+import { buttonClasses } from "@/components/ui/button-styles";
+import { createChallenge, createDifferentChallenge, isCorrectAnswer } from "@/lib/waitlist/challenge";
+import { VISITOR_MESSAGES } from "@/lib/waitlist/messages";
+import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
+import { fieldErrorsOf, waitlistSignupSchema, type FieldErrors, type WaitlistField, type WaitlistSignup } from "@/lib/waitlist/schema";
+import { submitSignup } from "@/lib/waitlist/submit";
+import { controlClasses, FormField } from "./form-field";
+import { MathChallenge } from "./math-challenge";
+
+type Props = {
+  /** Changes every time the dialog opens; each opening gets a new question. */
+  openCount: number;
+  onSuccess: (signup: WaitlistSignup) => void;
+};
+
+type Status = { state: "idle" | "submitting" } | { state: "error"; message: string };
+
+/** Form fields in the order they appear, so the first invalid one can take focus. */
+const FIELD_ORDER: readonly WaitlistField[] = [
+  "company_name",
+  "contact_name",
+  "email",
+  "phone",
+  "business_type",
+  "company_size",
+  "notes",
+];
+
+export function WaitlistForm({ openCount, onSuccess }: Props) {
+  const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [challenge, setChallenge] = useState(() => createChallenge());
+  const [challengeFor, setChallengeFor] = useState(openCount);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [answerError, setAnswerError] = useState<string>();
+  const [status, setStatus] = useState<Status>({ state: "idle" });
+
+  const fieldId = (name: string) => `${id}-${name}`;
+
+  // A new opening of the dialog: a new question, and a blank answer to go with it.
+  if (challengeFor !== openCount) {
+    setChallengeFor(openCount);
+    setChallenge(createChallenge());
+    setAnswerError(undefined);
+    const answer = formRef.current?.elements.namedItem("answer");
+    if (answer instanceof HTMLInputElement) answer.value = "";
+  }
+
+  function clearError(name: WaitlistField) {
+    if (fieldErrors[name]) setFieldErrors(({ [name]: _cleared, ...rest }) => rest);
+  }
+
+  function regenerate() {
+    setChallenge((current) => createDifferentChallenge(current));
+    setAnswerError(undefined);
+  }
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status.state === "submitting") return;
+    const form = event.currentTarget;
+    const { answer = "", ...fields } = Object.fromEntries(new FormData(form)) as Record<string, string>;
+
+    const parsed = waitlistSignupSchema.safeParse(fields);
+    const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+    // The question stays the same after a wrong answer (spec section 4).
+    const answerIsRight = isCorrectAnswer(challenge, answer);
+    setFieldErrors(errors);
+    setAnswerError(answerIsRight ? undefined : VISITOR_MESSAGES.wrongAnswer);
+
+    if (!parsed.success || !answerIsRight) {
+      setStatus({ state: "idle" });
+      const firstInvalid = FIELD_ORDER.find((name) => errors[name]);
+      const target = firstInvalid ? fieldId(firstInvalid) : fieldId("answer");
+      form.querySelector<HTMLElement>(`#${CSS.escape(target)}`)?.focus();
+      return;
+    }
+
+    setStatus({ state: "submitting" });
+    const result = await submitSignup(parsed.data);
+    if (result.ok) {
+      onSuccess(parsed.data);
+      return;
+    }
+    setFieldErrors(result.fields ?? {});
+    setStatus({ state: "error", message: result.message });
+  }
+
+  const submitting = status.state === "submitting";
+  const text = (name: WaitlistField, label: string, props: InputHTMLAttributes<HTMLInputElement>) => (
+    <FormField id={fieldId(name)} label={label} error={fieldErrors[name]}>
+      {(control) => (
+        <input {...control} {...props} name={name} required className={controlClasses} onInput={() => clearError(name)} />
+      )}
+    </FormField>
+  );
+  const select = (name: WaitlistField, label: string, options: readonly { value: string; label: string }[]) => (
+    <FormField id={fieldId(name)} label={label} error={fieldErrors[name]}>
+      {(control) => (
+        <select {...control} name={name} required defaultValue="" className={controlClasses} onChange={() => clearError(name)}>
+          <option value="" disabled>
+            Select…
+          </option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
+  );
+
+  return (
+    <form ref={formRef} noValidate onSubmit={handleSubmit} className="space-y-5">
+      <div className="grid gap-4 sm:grid-cols-2">
+        {text("company_name", "Company name", { autoComplete: "organization" })}
+        {text("contact_name", "Your name", { autoComplete: "name" })}
+        {text("email", "Email", { type: "email", autoComplete: "email", inputMode: "email" })}
+        {text("phone", "Phone", { type: "tel", autoComplete: "tel" })}
+        {select("business_type", "Business type", BUSINESS_TYPES)}
+        {select("company_size", "Company size", COMPANY_SIZES)}
+        <FormField id={fieldId("notes")} label="Notes" optional error={fieldErrors.notes} className="sm:col-span-2">
+          {(control) => (
+            <textarea
+              {...control}
+              name="notes"
+              rows={3}
+              placeholder="What's slowing your business down today?"
+              className={controlClasses}
+              onInput={() => clearError("notes")}
+            />
+          )}
+        </FormField>
+      </div>
+
+      <MathChallenge
+        id={fieldId("answer")}
+        challenge={challenge}
+        error={answerError}
+        onRegenerate={regenerate}
+        onInput={() => setAnswerError(undefined)}
+      />
+
+      {status.state === "error" && (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+          {status.message}
+        </p>
+      )}
+
+      <button type="submit" disabled={submitting} aria-disabled={submitting} className={buttonClasses("primary", "lg", "w-full")}>
+        {submitting ? "Securing Your Spot..." : "Secure My Spot"}
+      </button>
+      <p className="text-center text-xs text-slate-600">
+        We only use your details to contact you about early access. No spam, ever.
+      </p>
+    </form>
+  );
+}
