@@ -40,7 +40,7 @@ export function MathChallenge({ id, challenge, error, onRegenerate, onInput }: P
           required
           aria-invalid={!!error}
           aria-describedby={error ? `${questionId} ${errorId}` : questionId}
-          className={`${controlClasses} w-24`}
+          className={`${controlClasses} max-w-24`}
           onInput={onInput}
         />
         <button

@@ -1,0 +1,149 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { FIGURES } from "../lib/content/site";
+import { openFromHeader } from "./support/waitlist";
+
+const PAGES = ["/", "/about", "/careers", "/no-such-page"];
+
+test.describe("the landing page", () => {
+  test("has the navigation, hero, sections, figures and footer the spec lists", async ({ page }) => {
+    await page.goto("/");
+    await expect(page).toHaveTitle(/FieldCrew/);
+    await expect(page.getByRole("banner").getByRole("button", { name: "Join Waitlist" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+
+    for (const id of ["features", "testimonials", "pricing"]) await expect(page.locator(`section#${id}`)).toBeVisible();
+    const features = page.locator("#features");
+    for (const title of ["Scheduling & Dispatch", "Invoicing & Payments", "Smart Reminders", "Customer Hub", "Revenue Insights", "Time Tracking"]) {
+      await expect(features.getByRole("heading", { name: title })).toBeVisible();
+    }
+    await expect(page.locator("#testimonials blockquote")).toHaveCount(3);
+
+    const body = page.locator("main");
+    await expect(body).toContainText(`${FIGURES.companiesWaiting} companies waiting`);
+    await expect(body).toContainText("476 companies secured");
+    await expect(body).toContainText("Limited to 100 founding members");
+    await expect(body).toContainText("50% off for life");
+    await expect(body).toContainText("48 hours average response");
+    await expect(page.getByRole("region", { name: /Run your whole service business/ })).toContainText("Only 53 spots left this month");
+    await expect(page.getByRole("region", { name: "Claim your founding-member spot" })).toContainText("Only 24 spots left this month");
+
+    const footer = page.getByRole("contentinfo");
+    await expect(footer.getByRole("link", { name: "About" })).toHaveAttribute("href", "/about");
+    await expect(footer.getByRole("link", { name: "Careers" })).toHaveAttribute("href", "/careers");
+  });
+
+  test("shows the three plans with prices under a Coming Soon overlay", async ({ page }) => {
+    await page.goto("/");
+    const pricing = page.locator("#pricing");
+    const expected = [
+      ["Starter", "$49", "$99", "Up to 3 technicians"],
+      ["Professional", "$99", "$199", "Up to 10 technicians"],
+      ["Enterprise", "$249", "$499", "Unlimited technicians"],
+    ];
+    for (const [name, price, was, technicians] of expected) {
+      const card = pricing.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
+      await expect(card).toContainText(`${price}/month`);
+      await expect(card).toContainText(`${was}/month`);
+      await expect(card).toContainText(technicians!);
+      await expect(card.getByText("Coming Soon", { exact: true })).toBeVisible();
+    }
+    await expect(pricing.getByRole("listitem").filter({ hasText: "Most Popular" }).getByRole("heading")).toHaveText("Professional");
+  });
+
+  test("navigation anchors lead to their sections", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/about");
+    for (const [label, id] of [["Features", "features"], ["Pricing", "pricing"], ["Testimonials", "testimonials"]]) {
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label }).click();
+      await expect(page).toHaveURL(new RegExp(`/#${id}$`));
+      await expect(page.locator(`#${id}`)).toBeInViewport();
+    }
+  });
+});
+
+test("the about page has the story, three values, two founders and the mission", async ({ page }) => {
+  await page.goto("/about");
+  await expect(page).toHaveTitle(/About FieldCrew/);
+  await expect(page.getByRole("heading", { name: "Our story" })).toHaveCount(0); // eyebrow, not a heading
+  await expect(page.getByText("Our story", { exact: true })).toBeVisible();
+  for (const value of ["Service First", "Simplicity", "Authenticity"]) {
+    await expect(page.getByRole("heading", { name: value, level: 3 })).toBeVisible();
+  }
+  await expect(page.getByRole("region", { name: "The people behind FieldCrew" }).getByRole("heading", { level: 3 })).toHaveCount(2);
+  await expect(page.getByRole("heading", { name: "Our mission" })).toBeVisible();
+});
+
+test("the careers page lists four remote, full-time roles with disabled Coming Soon buttons and three steps", async ({ page }) => {
+  await page.goto("/careers");
+  const titles = ["Senior Full Stack Developer", "Sales Representative", "Customer Success Manager", "Marketing Specialist"];
+  const jobs = page.getByRole("article");
+  await expect(jobs).toHaveCount(4);
+  for (const title of titles) {
+    const job = page.getByRole("article", { name: title });
+    await expect(job).toContainText("Remote");
+    await expect(job).toContainText("Full-time");
+    await expect(job).toContainText("Department:");
+    await expect(job).toContainText(/\$\d{2,3},000 - \$\d{2,3},000/);
+    await expect(job.getByRole("heading", { name: "What you'll bring" })).toBeVisible();
+    await expect(job.getByRole("heading", { name: "What we offer" })).toBeVisible();
+    await expect(job.getByRole("button", { name: "Coming Soon" })).toBeDisabled();
+  }
+  await expect(page.getByRole("region", { name: "Three steps, no runaround" }).getByRole("listitem")).toHaveCount(3);
+});
+
+test("an unknown address gets a 404 page with the navigation and a way home", async ({ page }) => {
+  const response = await page.goto("/no-such-page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "We couldn't find that page" })).toBeVisible();
+  await expect(page.getByRole("banner").getByRole("button", { name: "Join Waitlist" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to the home page" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("each page has its own title, description and Open Graph tags; sitemap and robots exist", async ({ page, request }) => {
+  const titles = new Set<string>();
+  for (const path of ["/", "/about", "/careers"]) {
+    await page.goto(path);
+    titles.add(await page.title());
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /.{50,}/);
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", await page.title());
+    await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", new RegExp(`${path === "/" ? "" : path}$`));
+  }
+  expect(titles.size).toBe(3);
+  const sitemap = await (await request.get("/sitemap.xml")).text();
+  for (const path of ["/about", "/careers"]) expect(sitemap).toContain(path);
+  expect(await (await request.get("/robots.txt")).text()).toContain("Sitemap:");
+});
+
+for (const width of [360, 1440]) {
+  test(`no page scrolls sideways at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    for (const path of PAGES) {
+      await page.goto(path);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+  });
+}
+
+test.describe("accessibility (axe: WCAG 2 A, AA, 2.1 AA)", () => {
+  const scan = (page: import("@playwright/test").Page) =>
+    new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+
+  for (const path of PAGES) {
+    test(`no violations on ${path}`, async ({ page }) => {
+      await page.goto(path);
+      expect((await scan(page)).violations).toEqual([]);
+    });
+  }
+
+  test("no violations on the open dialog, with its errors showing", async ({ page }) => {
+    await page.goto("/");
+    const dialog = await openFromHeader(page);
+    expect((await scan(page)).violations).toEqual([]);
+    await dialog.getByRole("button", { name: "Secure My Spot" }).click();
+    await expect(dialog.getByText("Enter your company name.")).toBeVisible();
+    expect((await scan(page)).violations).toEqual([]);
+  });
+});
