@@ -123,6 +123,16 @@ for (const width of [360, 1440]) {
       await page.goto(path);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
+      // Content clipped by an overflow-hidden section does not scroll but is cut off just the same.
+      const cutOff = await page.evaluate(() =>
+        [...document.querySelectorAll("main :is(h1, h2, h3, p, li, a, button)")]
+          .filter((element) => {
+            const box = element.getBoundingClientRect();
+            return box.width > 0 && (box.right > window.innerWidth + 1 || box.left < -1);
+          })
+          .map((element) => `${element.tagName}: ${element.textContent?.slice(0, 40)}`),
+      );
+      expect(cutOff, path).toEqual([]);
     }
   });
 }
