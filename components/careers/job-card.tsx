@@ -3,6 +3,12 @@ import type { Job } from "@/lib/content/careers";
 
 export function JobCard({ job }: { job: Job }) {
   const titleId = `job-${job.id}`;
+  const facts = [
+    { label: "Department", value: job.department, Icon: Briefcase },
+    { label: "Location", value: job.location, Icon: MapPin },
+    { label: "Type", value: job.type, Icon: Clock },
+    { label: "Salary", value: job.salary, Icon: Wallet },
+  ];
   return (
     <article aria-labelledby={titleId} className="rounded-2xl bg-white p-6 ring-1 ring-slate-200 sm:p-8">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
@@ -11,26 +17,13 @@ export function JobCard({ job }: { job: Job }) {
             {job.title}
           </h3>
           <ul className="mt-3 flex flex-wrap gap-x-5 gap-y-2 text-sm text-slate-700">
-            <li className="flex items-center gap-1.5">
-              <Briefcase aria-hidden="true" className="size-4 text-slate-500" />
-              <span className="sr-only">Department: </span>
-              {job.department}
-            </li>
-            <li className="flex items-center gap-1.5">
-              <MapPin aria-hidden="true" className="size-4 text-slate-500" />
-              <span className="sr-only">Location: </span>
-              {job.location}
-            </li>
-            <li className="flex items-center gap-1.5">
-              <Clock aria-hidden="true" className="size-4 text-slate-500" />
-              <span className="sr-only">Type: </span>
-              {job.type}
-            </li>
-            <li className="flex items-center gap-1.5 font-semibold text-slate-900">
-              <Wallet aria-hidden="true" className="size-4 text-slate-500" />
-              <span className="sr-only">Salary: </span>
-              {job.salary}
-            </li>
+            {facts.map(({ label, value, Icon }) => (
+              <li key={label} className={`flex items-center gap-1.5 ${label === "Salary" ? "font-semibold text-slate-900" : ""}`}>
+                <Icon aria-hidden="true" className="size-4 text-slate-500" />
+                <span className="sr-only">{label}: </span>
+                {value}
+              </li>
+            ))}
           </ul>
         </div>
         {/* Applications are not open yet (spec section 2). */}

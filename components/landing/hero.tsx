@@ -1,4 +1,5 @@
 import { ArrowRight, Check } from "lucide-react";
+import { BrandGlow } from "@/components/ui/brand-glow";
 import { JoinWaitlistButton } from "@/components/waitlist/join-waitlist-button";
 import { FIGURES } from "@/lib/content/site";
 
@@ -11,10 +12,7 @@ const PROMISES = [
 export function Hero() {
   return (
     <section aria-labelledby="hero-title" className="relative overflow-hidden bg-ink-950 text-white">
-      <div
-        aria-hidden="true"
-        className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(251,146,60,0.22),transparent_55%),radial-gradient(ellipse_at_bottom_left,rgba(56,189,248,0.12),transparent_50%)]"
-      />
+      <BrandGlow withCoolCorner />
       <div className="relative mx-auto grid max-w-6xl grid-cols-1 items-center gap-12 px-4 pt-14 pb-20 sm:px-6 md:pt-20 md:pb-28 lg:grid-cols-[1.15fr_1fr]">
         <div>
           <p className="inline-flex items-center gap-2 rounded-full border border-brand-400/40 bg-brand-400/10 px-3 py-1 text-sm font-medium text-brand-100">

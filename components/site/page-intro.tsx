@@ -1,13 +1,12 @@
+import { BrandGlow } from "@/components/ui/brand-glow";
+
 type Props = { eyebrow: string; title: string; intro: string };
 
 /** The dark banner that opens the inner pages, matching the home page's hero. */
 export function PageIntro({ eyebrow, title, intro }: Props) {
   return (
     <section aria-labelledby="page-title" className="relative overflow-hidden bg-ink-950 text-white">
-      <div
-        aria-hidden="true"
-        className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(251,146,60,0.2),transparent_55%)]"
-      />
+      <BrandGlow />
       <div className="relative mx-auto max-w-4xl px-4 py-16 text-center sm:px-6 sm:py-24">
         <p className="text-sm font-semibold tracking-wide text-brand-300 uppercase">{eyebrow}</p>
         <h1 id="page-title" className="mt-3 text-4xl font-extrabold tracking-tight text-balance sm:text-5xl">
