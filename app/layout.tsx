@@ -10,7 +10,7 @@ import { parseEnv } from "@/lib/env";
 import { pageMetadata } from "@/lib/metadata";
 import "./globals.css";
 
-// Inter from an npm package: next/font/google would download at build time,
+// Inter from an npm package: the Google font loader would download at build time,
 // which our machines cannot. next/font sizes a fallback to match, so no layout shift.
 const inter = localFont({
   src: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
