@@ -4,10 +4,8 @@ import type { ReactNode } from "react";
 import { SiteFooter } from "@/components/site/site-footer";
 import { SiteHeader } from "@/components/site/site-header";
 import { WaitlistProvider } from "@/components/waitlist/waitlist-provider";
-import { PAGES } from "@/lib/content/pages";
 import { SITE } from "@/lib/content/site";
 import { parseEnv } from "@/lib/env";
-import { pageMetadata } from "@/lib/metadata";
 import "./globals.css";
 
 // Inter from an npm package: the Google font loader would download at build time,
@@ -19,10 +17,13 @@ const inter = localFont({
   display: "swap",
 });
 
+// Site-wide defaults only: each page sets its own title, canonical URL and Open
+// Graph tags (lib/metadata.ts), so the 404 page does not claim to be the home page.
 export const metadata: Metadata = {
-  ...pageMetadata(PAGES.home),
   metadataBase: new URL(parseEnv().SITE_URL),
   applicationName: SITE.name,
+  title: SITE.name,
+  description: SITE.description,
 };
 
 export const viewport: Viewport = { themeColor: "#0b1220" };

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import * as route from "@/app/api/waitlist/route";
 import { getDb } from "@/lib/db";
 import { countEntries, setUpTestDatabase } from "./support/database";
-import { URL, answerOf, jsonRequest, validSignup } from "./support/requests";
+import { ENDPOINT_URL, answerOf, jsonRequest, validSignup } from "./support/requests";
 
 setUpTestDatabase();
 
@@ -101,7 +101,7 @@ describe("POST /api/waitlist", () => {
     async (contentType) => {
       const headers = new Headers();
       if (contentType) headers.set("content-type", contentType);
-      const request = new Request(URL, { method: "POST", headers, body: JSON.stringify(validSignup()) });
+      const request = new Request(ENDPOINT_URL, { method: "POST", headers, body: JSON.stringify(validSignup()) });
       if (!contentType) request.headers.delete("content-type");
       await expectRefused(request, 415);
     },
@@ -118,7 +118,7 @@ describe("POST /api/waitlist", () => {
         controller.close();
       },
     });
-    const undeclared = new Request(URL, {
+    const undeclared = new Request(ENDPOINT_URL, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: stream,

@@ -1,5 +1,6 @@
 import { ArrowRight, Check } from "lucide-react";
 import { BrandGlow } from "@/components/ui/brand-glow";
+import { buttonClasses } from "@/components/ui/button-styles";
 import { JoinWaitlistButton } from "@/components/waitlist/join-waitlist-button";
 import { FIGURES } from "@/lib/content/site";
 
@@ -31,7 +32,7 @@ export function Hero() {
               Join the Waitlist
               <ArrowRight aria-hidden="true" className="size-5" />
             </JoinWaitlistButton>
-            <a href="#features" className="inline-flex items-center justify-center rounded-lg border border-white/25 px-6 py-3.5 text-base font-semibold text-white hover:bg-white/10 sm:text-lg">
+            <a href="#features" className={buttonClasses("ghostOnDark", "lg")}>
               See what it does
             </a>
           </div>

@@ -7,13 +7,14 @@ import { controlClasses } from "./form-field";
 type Props = {
   id: string;
   challenge: Challenge;
+  answer: string;
   error?: string;
   onRegenerate: () => void;
-  onInput: () => void;
+  onAnswerChange: (answer: string) => void;
 };
 
 /** The security question (spec section 5), with a button for a different one. */
-export function MathChallenge({ id, challenge, error, onRegenerate, onInput }: Props) {
+export function MathChallenge({ id, challenge, answer, error, onRegenerate, onAnswerChange }: Props) {
   const question = questionOf(challenge);
   const questionId = `${id}-question`;
   const errorId = `${id}-error`;
@@ -41,7 +42,8 @@ export function MathChallenge({ id, challenge, error, onRegenerate, onInput }: P
           aria-invalid={!!error}
           aria-describedby={error ? `${questionId} ${errorId}` : questionId}
           className={`${controlClasses} max-w-24`}
-          onInput={onInput}
+          value={answer}
+          onChange={(event) => onAnswerChange(event.target.value)}
         />
         <button
           type="button"

@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes } from "react";
+import { useId, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { createChallenge, createDifferentChallenge, isCorrectAnswer } from "@/lib/waitlist/challenge";
 import { VISITOR_MESSAGES } from "@/lib/waitlist/messages";
@@ -18,22 +18,14 @@ type Props = {
 
 type Status = { state: "idle" | "submitting" } | { state: "error"; message: string };
 
-/** Form fields in the order they appear, so the first invalid one can take focus. */
-const FIELD_ORDER: readonly WaitlistField[] = [
-  "company_name",
-  "contact_name",
-  "email",
-  "phone",
-  "business_type",
-  "company_size",
-  "notes",
-];
+/** The schema's fields, in the order the form shows them, so the first invalid one can take focus. */
+const FIELD_ORDER = Object.keys(waitlistSignupSchema.shape) as WaitlistField[];
 
 export function WaitlistForm({ openCount, onSuccess }: Props) {
   const id = useId();
-  const formRef = useRef<HTMLFormElement>(null);
   const [challenge, setChallenge] = useState(() => createChallenge());
   const [challengeFor, setChallengeFor] = useState(openCount);
+  const [answer, setAnswer] = useState("");
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [answerError, setAnswerError] = useState<string>();
   const [status, setStatus] = useState<Status>({ state: "idle" });
@@ -45,8 +37,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
     setChallengeFor(openCount);
     setChallenge(createChallenge());
     setAnswerError(undefined);
-    const answer = formRef.current?.elements.namedItem("answer");
-    if (answer instanceof HTMLInputElement) answer.value = "";
+    setAnswer("");
   }
 
   function clearError(name: WaitlistField) {
@@ -62,7 +53,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
     event.preventDefault();
     if (status.state === "submitting") return;
     const form = event.currentTarget;
-    const { answer = "", ...fields } = Object.fromEntries(new FormData(form)) as Record<string, string>;
+    const { answer: _answer, ...fields } = Object.fromEntries(new FormData(form)) as Record<string, string>;
 
     const parsed = waitlistSignupSchema.safeParse(fields);
     const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
@@ -115,7 +106,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
   );
 
   return (
-    <form ref={formRef} noValidate onSubmit={handleSubmit} className="space-y-5">
+    <form noValidate onSubmit={handleSubmit} className="space-y-5">
       <div className="grid gap-4 sm:grid-cols-2">
         {text("company_name", "Company name", { autoComplete: "organization" })}
         {text("contact_name", "Your name", { autoComplete: "name" })}
@@ -140,9 +131,13 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
       <MathChallenge
         id={fieldId("answer")}
         challenge={challenge}
+        answer={answer}
         error={answerError}
         onRegenerate={regenerate}
-        onInput={() => setAnswerError(undefined)}
+        onAnswerChange={(value) => {
+          setAnswer(value);
+          setAnswerError(undefined);
+        }}
       />
 
       {status.state === "error" && (
@@ -151,7 +146,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
         </p>
       )}
 
-      <button type="submit" disabled={submitting} aria-disabled={submitting} className={buttonClasses("primary", "lg", "w-full")}>
+      <button type="submit" disabled={submitting} className={buttonClasses("primary", "lg", "w-full")}>
         {submitting ? "Securing Your Spot..." : "Secure My Spot"}
       </button>
       <p className="text-center text-xs text-slate-600">

@@ -1,6 +1,6 @@
 import type { WaitlistSignupInput } from "@/lib/waitlist/schema";
 
-export const URL = "http://localhost:3000/api/waitlist";
+export const ENDPOINT_URL = "http://localhost:3000/api/waitlist";
 
 let sequence = 0;
 
@@ -20,7 +20,7 @@ export function validSignup(overrides: Partial<Record<keyof WaitlistSignupInput,
 }
 
 export function jsonRequest(body: unknown, init: RequestInit = {}): Request {
-  return new Request(URL, {
+  return new Request(ENDPOINT_URL, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: typeof body === "string" || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body),
