@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { FIGURES } from "../lib/content/site";
 import { openFromHeader } from "./support/waitlist";
 
@@ -155,5 +155,42 @@ test.describe("accessibility (axe: WCAG 2 A, AA, 2.1 AA)", () => {
     await dialog.getByRole("button", { name: "Secure My Spot" }).click();
     await expect(dialog.getByText("Enter your company name.")).toBeVisible();
     expect((await scan(page)).violations).toEqual([]);
+  });
+});
+
+test.describe("Content-Security-Policy", () => {
+  for (const path of PAGES) {
+    test(`${path} runs, styles and opens the dialog with nothing blocked`, async ({ page }) => {
+      const violations: string[] = [];
+      await page.exposeFunction("reportCspViolation", (text: string) => violations.push(text));
+      await page.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (event) => {
+          (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation(
+            `${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`,
+          );
+        });
+      });
+      const consoleErrors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") consoleErrors.push(message.text());
+      });
+
+      await page.goto(path);
+      // Hydrated (the dialog opens) and the question came from the server.
+      const dialog = await openFromHeader(page);
+      await expect(dialog.getByTestId("math-question")).toBeVisible();
+      await page.waitForLoadState("networkidle");
+
+      expect(violations).toEqual([]);
+      expect(consoleErrors.filter((text) => /Content Security Policy|Refused to/.test(text))).toEqual([]);
+    });
+  }
+
+  test("the banner glow is drawn from the stylesheet; no page is served with inline styles", async ({ page, request }) => {
+    await page.goto("/");
+    const glow = page.locator("section").first().locator(":is(.brand-glow, .brand-glow-cool)");
+    await expect(glow).toHaveCSS("background-image", /radial-gradient/);
+    // (Scripts may still set styles through the DOM, which the policy allows.)
+    for (const path of PAGES) expect(await (await request.get(path)).text(), path).not.toMatch(/<style|\sstyle="/);
   });
 });

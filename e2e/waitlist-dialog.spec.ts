@@ -1,11 +1,13 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { storedEntry, withTestDatabase } from "./support/database";
-import { answerFor, fillSignup, openFromHeader, uniqueVisitor, waitlistDialog } from "./support/waitlist";
+import { answerFor, answerForChallenge, fillSignup, openFromHeader, signupFields, uniqueVisitor, waitlistDialog } from "./support/waitlist";
 
 const MESSAGES = {
   wrongAnswer: "Please solve the math challenge correctly.",
   duplicate: "This email is already on our waitlist. We'll be in touch soon!",
   generic: "Something went wrong. Please try again or contact us directly.",
+  newQuestion: "That security question expired. Please answer the new one.",
 };
 
 /** Counts requests the page sends to the waitlist endpoint. */
@@ -187,6 +189,74 @@ test.describe("submitting through the real endpoint", () => {
     await expect(dialog.getByLabel("Security check")).toHaveValue(answer);
     await expect(dialog.getByRole("button", { name: "Secure My Spot" })).toBeEnabled();
     expect(storedEntry(visitor.email)).toBeUndefined();
+  });
+
+  test("a question the server no longer accepts brings a new one, then the sign-up goes through", async ({ page, request }) => {
+    // A question already used for a sign-up, as a second tab left open would hold.
+    const used = await (await request.get("/api/waitlist/challenge")).json();
+    const usedAnswer = answerForChallenge(used.challenge);
+    const first = await request.post("/api/waitlist", {
+      data: { ...signupFields(uniqueVisitor("first")), challenge_token: used.token, challenge_answer: usedAnswer },
+    });
+    expect(first.status()).toBe(201);
+
+    await page.goto("/");
+    const dialog = await openFromHeader(page);
+    const visitor = uniqueVisitor("stale");
+    await fillSignup(dialog, visitor);
+    const firstQuestion = await dialog.getByTestId("math-question").textContent();
+    await dialog.getByLabel("Security check").fill(await answerFor(dialog));
+    // Swap in the used token on the way out; the real server then refuses it.
+    await page.route("**/api/waitlist", async (route) => {
+      const body = JSON.parse(route.request().postData() ?? "{}");
+      await route.continue({ postData: JSON.stringify({ ...body, challenge_token: used.token, challenge_answer: usedAnswer }) });
+    }, { times: 1 });
+    const refused = page.waitForResponse("**/api/waitlist");
+    await dialog.getByRole("button", { name: "Secure My Spot" }).click();
+    expect((await refused).status()).toBe(400);
+
+    await expect(dialog.getByRole("alert")).toHaveText(MESSAGES.newQuestion);
+    await expect(dialog.getByTestId("math-question")).not.toHaveText(firstQuestion!);
+    await expect(dialog.getByLabel("Security check")).toHaveValue("");
+    await expect(dialog.getByLabel("Email")).toHaveValue(visitor.email);
+    expect(storedEntry(visitor.email)).toBeUndefined();
+
+    await dialog.getByLabel("Security check").fill(await answerFor(dialog));
+    await dialog.getByRole("button", { name: "Secure My Spot" }).click();
+    await expect(dialog.getByRole("heading", { name: "You're On The List!" })).toBeVisible();
+    expect(storedEntry(visitor.email)).toBeDefined();
+  });
+
+  test("too many attempts from one address (a real 429) shows the generic message", async ({ page }) => {
+    await page.goto("/");
+    const dialog = await openFromHeader(page);
+    const visitor = uniqueVisitor("limited");
+    await fillSignup(dialog, visitor);
+    // Five attempts from this test's address use up its allowance (5 per 10 minutes).
+    for (let i = 0; i < 5; i += 1) {
+      const status = await page.evaluate(async () => (await fetch("/api/waitlist", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" })).status);
+      expect(status).toBe(400);
+    }
+    await dialog.getByLabel("Security check").fill(await answerFor(dialog));
+    const limited = page.waitForResponse("**/api/waitlist");
+    await dialog.getByRole("button", { name: "Secure My Spot" }).click();
+    expect((await limited).status()).toBe(429);
+    await expect(dialog.getByRole("alert")).toHaveText(MESSAGES.generic);
+    expect(storedEntry(visitor.email)).toBeUndefined();
+  });
+
+  test("the honeypot cannot be seen or reached with the keyboard", async ({ page }) => {
+    await page.goto("/");
+    const dialog = await openFromHeader(page);
+    const honeypot = dialog.locator('input[name="website"]');
+    await expect(honeypot).toHaveCount(1);
+    await expect(honeypot).toBeHidden();
+    const focused: string[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      await page.keyboard.press("Tab");
+      focused.push(await page.evaluate(() => document.activeElement?.getAttribute("name") ?? document.activeElement?.tagName ?? ""));
+    }
+    expect(focused).not.toContain("website");
   });
 
   test("a network failure shows the generic message", async ({ page }) => {

@@ -7,6 +7,11 @@ export const DEFAULT_DATABASE_URL = "file:./prisma/data/waitlist.db";
 /** The public address of the site, for canonical links, Open Graph and the sitemap. */
 export const DEFAULT_SITE_URL = "http://localhost:3000";
 
+/** A whole number from an environment string, with `min` as its floor. */
+function wholeNumber(min: number) {
+  return z.coerce.number({ error: "must be a whole number" }).int({ error: "must be a whole number" }).min(min);
+}
+
 const envSchema = z.object({
   SITE_URL: z.url({ error: "must be an absolute URL such as https://fieldcrew.app" }).default(DEFAULT_SITE_URL),
   DATABASE_URL: z
@@ -17,6 +22,15 @@ const envSchema = z.object({
     .refine((url) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(url), {
       message: "must be a SQLite file path such as file:./prisma/data/waitlist.db, not a server URL",
     }),
+  /** Signs the security-question tokens. When unset, each start makes a random one. */
+  WAITLIST_SECRET: z.string().min(32, { error: "must be at least 32 characters (try: openssl rand -hex 32)" }).optional(),
+  /** The least time between showing the first question and a sign-up; faster is treated as a bot. */
+  WAITLIST_MIN_SUBMIT_MS: wholeNumber(0).default(3_000),
+  /** Sign-up attempts allowed per client address in each window. */
+  WAITLIST_RATE_LIMIT_MAX: wholeNumber(1).default(5),
+  WAITLIST_RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1).default(600),
+  /** How many reverse proxies in front of the site append to X-Forwarded-For (docs/security.md). */
+  TRUST_PROXY_HOPS: wholeNumber(0).default(0),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -26,11 +40,9 @@ export type Env = z.infer<typeof envSchema>;
  * rather than letting a typo surface later as a confusing database error.
  */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const result = envSchema.safeParse({
-    // An empty value in .env means "not set", not "the empty path".
-    DATABASE_URL: source.DATABASE_URL || undefined,
-    SITE_URL: source.SITE_URL || undefined,
-  });
+  // An empty value in .env means "not set", not "the empty path".
+  const values = Object.fromEntries(Object.keys(envSchema.shape).map((name) => [name, source[name] || undefined]));
+  const result = envSchema.safeParse(values);
   if (!result.success) {
     const problems = result.error.issues
       .map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)

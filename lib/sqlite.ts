@@ -4,13 +4,15 @@ import Database from "better-sqlite3";
 export const BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * Set on every connection the site opens. In WAL mode better-sqlite3 defaults to
+ * Settings for every connection the site opens. In WAL mode SQLite defaults to
  * synchronous=NORMAL, which survives a killed process but can lose the last
  * commits on power loss. FULL syncs each commit before the 201 goes out: about
  * 0.25 ms per sign-up on our machines, far below what a request costs anyway,
  * and an acknowledged sign-up is never lost.
  */
-export const CONNECTION_PRAGMAS = "PRAGMA synchronous = FULL;";
+export function configureConnection(db: Database.Database): void {
+  db.pragma("synchronous = FULL");
+}
 
 /**
  * WAL lets page reads run beside a write and roughly doubles sign-up throughput.

@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST } from "@/app/api/waitlist/route";
 import { setUpTestDatabase } from "./support/database";
-import { answerOf, jsonRequest, validSignup } from "./support/requests";
+import { answerOf, jsonRequest, signupBody } from "./support/requests";
 
 const { file } = setUpTestDatabase();
 
@@ -39,7 +39,7 @@ describe("POST /api/waitlist when the database fails", () => {
   it("answers 500, not 409, to a constraint failure other than a duplicate, and logs it without the visitor's phone or notes", async () => {
     sql(`CREATE TRIGGER refuse_inserts BEFORE INSERT ON waitlist_entries
          BEGIN SELECT RAISE(ABORT, 'disk refused ' || NEW.phone || ' ' || NEW.notes || ' ' || NEW.email); END`);
-    const signup = validSignup({ phone: "+1 555 867 5309", notes: "Gate code 4471, dog in yard" });
+    const signup = signupBody({ phone: "+1 555 867 5309", notes: "Gate code 4471, dog in yard" });
 
     const answer = await answerOf(await POST(jsonRequest(signup)));
 
@@ -52,7 +52,7 @@ describe("POST /api/waitlist when the database fails", () => {
     const line = logged[0]!;
     expect(line).toContain(`request_id=${answer.body.request_id}`);
     expect(line).toContain("business_type=hvac");
-    expect(line).toContain("waitlistEntry.create"); // where it failed
+    expect(line).toContain("addToWaitlist"); // where it failed
     expect(line).not.toContain("867");
     expect(line).not.toContain("Gate code");
     expect(line).not.toContain(signup.email);
@@ -61,7 +61,7 @@ describe("POST /api/waitlist when the database fails", () => {
   it("answers 500 when the table is missing, and says so in the log", async () => {
     sql("ALTER TABLE waitlist_entries RENAME TO waitlist_entries_moved");
     try {
-      const answer = await answerOf(await POST(jsonRequest(validSignup())));
+      const answer = await answerOf(await POST(jsonRequest(signupBody())));
       expect(answer.status).toBe(500);
       expect(answer.body.error).toBe("Something went wrong on our side. Please try again later.");
       expect(logged.join("\n")).toMatch(/waitlist_entries/);

@@ -1,10 +1,10 @@
 /**
- * Duplicates are decided by the database, not by the process: several
- * connections (as several server processes would have) racing on one address
- * still store one row, and waiting writers queue instead of failing.
+ * Duplicates and reused questions are decided by the database, not by the
+ * process: several connections (as several server processes would have)
+ * racing on one address or one token still store one row.
  */
 import { describe, expect, it } from "vitest";
-import { createPrismaClient } from "@/lib/db";
+import { openDatabase } from "@/lib/db";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { countEntries, setUpTestDatabase } from "./support/database";
@@ -12,35 +12,43 @@ import { validSignup } from "./support/requests";
 
 const { file } = setUpTestDatabase();
 
+function withConnections<T>(count: number, work: (connections: ReturnType<typeof openDatabase>[]) => T): T {
+  const connections = Array.from({ length: count }, () => openDatabase(file));
+  try {
+    return work(connections);
+  } finally {
+    connections.forEach((connection) => connection.close());
+  }
+}
+
+const signup = (email: string) => waitlistSignupSchema.parse(validSignup({ email }));
+
 describe("addToWaitlist across connections", () => {
-  it("stores one row when five connections race on one email", async () => {
-    const clients = Array.from({ length: 5 }, () => createPrismaClient(file));
-    try {
-      const outcomes = await Promise.all(
-        Array.from({ length: 50 }, (_, i) =>
-          addToWaitlist(waitlistSignupSchema.parse(validSignup({ email: i % 2 ? "Race@Example.com" : "race@example.com " })), clients[i % 5]),
-        ),
-      );
-      expect(outcomes.filter((outcome) => outcome === "created")).toHaveLength(1);
-      expect(outcomes.filter((outcome) => outcome === "duplicate")).toHaveLength(49);
-      expect(await countEntries()).toBe(1);
-    } finally {
-      await Promise.all(clients.map((client) => client.$disconnect()));
-    }
+  it("stores one row when five connections write one email in its variants", () => {
+    const outcomes = withConnections(5, (connections) =>
+      Array.from({ length: 50 }, (_, i) =>
+        addToWaitlist(signup(i % 2 ? "Race@Example.com" : "race@example.com "), `token-${i}`, connections[i % 5]),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === "created")).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === "duplicate")).toHaveLength(49);
+    expect(countEntries()).toBe(1);
   });
 
-  it("stores every distinct sign-up written through five connections at once", async () => {
-    const clients = Array.from({ length: 5 }, () => createPrismaClient(file));
-    try {
-      const outcomes = await Promise.all(
-        Array.from({ length: 100 }, (_, i) =>
-          addToWaitlist(waitlistSignupSchema.parse(validSignup({ email: `conn${i}@example.com` })), clients[i % 5]),
-        ),
-      );
-      expect(outcomes).toEqual(Array(100).fill("created"));
-      expect(await countEntries()).toBe(100);
-    } finally {
-      await Promise.all(clients.map((client) => client.$disconnect()));
-    }
+  it("admits one sign-up per security-question token, whichever connection writes it", () => {
+    const outcomes = withConnections(5, (connections) =>
+      Array.from({ length: 20 }, (_, i) => addToWaitlist(signup(`reuse${i}@example.com`), "one-token", connections[i % 5])),
+    );
+    expect(outcomes[0]).toBe("created");
+    expect(outcomes.slice(1)).toEqual(Array(19).fill("challenge_used"));
+    expect(countEntries()).toBe(1);
+  });
+
+  it("stores every distinct sign-up written through five connections", () => {
+    const outcomes = withConnections(5, (connections) =>
+      Array.from({ length: 100 }, (_, i) => addToWaitlist(signup(`conn${i}@example.com`), `token-${i}`, connections[i % 5])),
+    );
+    expect(outcomes).toEqual(Array(100).fill("created"));
+    expect(countEntries()).toBe(100);
   });
 });

@@ -1,21 +1,23 @@
 "use client";
 
 import { RefreshCw } from "lucide-react";
-import { questionOf, type Challenge } from "@/lib/waitlist/challenge";
+import { questionOf } from "@/lib/waitlist/challenge";
+import { VISITOR_MESSAGES } from "@/lib/waitlist/messages";
 import { controlClasses } from "./form-field";
+import type { ChallengeState } from "./use-server-challenge";
 
 type Props = {
   id: string;
-  challenge: Challenge;
+  challenge: ChallengeState;
   answer: string;
   error?: string;
   onRegenerate: () => void;
   onAnswerChange: (answer: string) => void;
 };
 
-/** The security question (spec section 5), with a button for a different one. */
+/** The security question (spec section 5), issued by the server, with a button for a different one. */
 export function MathChallenge({ id, challenge, answer, error, onRegenerate, onAnswerChange }: Props) {
-  const question = questionOf(challenge);
+  const loading = challenge.status === "loading";
   const questionId = `${id}-question`;
   const errorId = `${id}-error`;
   return (
@@ -26,11 +28,23 @@ export function MathChallenge({ id, challenge, answer, error, onRegenerate, onAn
       <p className="mt-0.5 text-sm text-slate-600">Solve this so we know you&apos;re a person.</p>
       <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-2">
         {/* Read out through aria-describedby; polite so a new question is announced. */}
-        <p id={questionId} aria-live="polite" className="text-lg font-semibold tabular-nums text-slate-900">
-          <span className="sr-only">What is </span>
-          <span data-testid="math-question">{question}</span>
-          <span aria-hidden="true"> =</span>
-          <span className="sr-only">?</span>
+        <p
+          id={questionId}
+          aria-live="polite"
+          aria-busy={loading}
+          className="min-w-24 text-lg font-semibold tabular-nums text-slate-900"
+        >
+          {challenge.status === "ready" ? (
+            <>
+              <span className="sr-only">What is </span>
+              <span data-testid="math-question">{questionOf(challenge.current.challenge)}</span>
+              <span aria-hidden="true"> =</span>
+              <span className="sr-only">?</span>
+            </>
+          ) : (
+            // Same height as a question, so nothing below moves when it arrives.
+            <span className="text-base font-normal text-slate-600">{loading ? "Loading…" : "Unavailable"}</span>
+          )}
         </p>
         <input
           id={id}
@@ -48,12 +62,16 @@ export function MathChallenge({ id, challenge, answer, error, onRegenerate, onAn
         <button
           type="button"
           onClick={onRegenerate}
-          className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-200 hover:text-slate-900"
+          disabled={loading}
+          className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-200 hover:text-slate-900 disabled:opacity-60"
         >
           <RefreshCw aria-hidden="true" className="size-4" />
           New question
         </button>
       </div>
+      {challenge.status === "failed" && !error && (
+        <p className="mt-2 text-sm font-medium text-red-700">{VISITOR_MESSAGES.questionUnavailable}</p>
+      )}
       {error && (
         <p id={errorId} className="mt-2 text-sm font-medium text-red-700">
           {error}

@@ -2,13 +2,22 @@
 
 import { useId, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
-import { createChallenge, createDifferentChallenge, isCorrectAnswer } from "@/lib/waitlist/challenge";
+import { isCorrectAnswer } from "@/lib/waitlist/challenge";
 import { VISITOR_MESSAGES } from "@/lib/waitlist/messages";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
-import { fieldErrorsOf, waitlistSignupSchema, type FieldErrors, type WaitlistField, type WaitlistSignup } from "@/lib/waitlist/schema";
+import {
+  fieldErrorsOf,
+  HONEYPOT_FIELD,
+  waitlistSignupSchema,
+  type FieldErrors,
+  type WaitlistField,
+  type WaitlistSignup,
+} from "@/lib/waitlist/schema";
 import { submitSignup } from "@/lib/waitlist/submit";
 import { controlClasses, FormField } from "./form-field";
+import { Honeypot } from "./honeypot";
 import { MathChallenge } from "./math-challenge";
+import { useServerChallenge } from "./use-server-challenge";
 
 type Props = {
   /** Changes every time the dialog opens; each opening gets a new question. */
@@ -23,8 +32,8 @@ const FIELD_ORDER = Object.keys(waitlistSignupSchema.shape) as WaitlistField[];
 
 export function WaitlistForm({ openCount, onSuccess }: Props) {
   const id = useId();
-  const [challenge, setChallenge] = useState(() => createChallenge());
-  const [challengeFor, setChallengeFor] = useState(openCount);
+  const { state: challenge, renew: renewChallenge } = useServerChallenge(openCount);
+  const [answerFor, setAnswerFor] = useState(openCount);
   const [answer, setAnswer] = useState("");
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [answerError, setAnswerError] = useState<string>();
@@ -32,10 +41,9 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
 
   const fieldId = (name: string) => `${id}-${name}`;
 
-  // A new opening of the dialog: a new question, and a blank answer to go with it.
-  if (challengeFor !== openCount) {
-    setChallengeFor(openCount);
-    setChallenge(createChallenge());
+  // A new opening of the dialog brings a new question, and a blank answer to go with it.
+  if (answerFor !== openCount) {
+    setAnswerFor(openCount);
     setAnswerError(undefined);
     setAnswer("");
   }
@@ -45,7 +53,8 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
   }
 
   function regenerate() {
-    setChallenge((current) => createDifferentChallenge(current));
+    renewChallenge();
+    setAnswer("");
     setAnswerError(undefined);
   }
 
@@ -57,12 +66,16 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
 
     const parsed = waitlistSignupSchema.safeParse(fields);
     const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-    // The question stays the same after a wrong answer (spec section 4).
-    const answerIsRight = isCorrectAnswer(challenge, answer);
+    // Checked here first, so a wrong answer sends nothing; the question stays
+    // the same after it (spec section 4). The server checks it again.
+    const question = challenge.status === "ready" ? challenge.current : undefined;
+    const answerIsRight = !!question && isCorrectAnswer(question.challenge, answer);
     setFieldErrors(errors);
-    setAnswerError(answerIsRight ? undefined : VISITOR_MESSAGES.wrongAnswer);
+    setAnswerError(
+      answerIsRight ? undefined : question ? VISITOR_MESSAGES.wrongAnswer : VISITOR_MESSAGES.questionUnavailable,
+    );
 
-    if (!parsed.success || !answerIsRight) {
+    if (!parsed.success || !question || !answerIsRight) {
       setStatus({ state: "idle" });
       const firstInvalid = FIELD_ORDER.find((name) => errors[name]);
       const target = firstInvalid ? fieldId(firstInvalid) : fieldId("answer");
@@ -71,13 +84,23 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
     }
 
     setStatus({ state: "submitting" });
-    const result = await submitSignup(parsed.data);
+    const result = await submitSignup({
+      ...parsed.data,
+      challenge_token: question.token,
+      challenge_answer: answer.trim(),
+      [HONEYPOT_FIELD]: fields[HONEYPOT_FIELD] ?? "",
+    });
     if (result.ok) {
       onSuccess(parsed.data);
       return;
     }
     setFieldErrors(result.fields ?? {});
     setStatus({ state: "error", message: result.message });
+    if (result.needsNewQuestion) {
+      renewChallenge();
+      setAnswer("");
+      form.querySelector<HTMLElement>(`#${CSS.escape(fieldId("answer"))}`)?.focus();
+    }
   }
 
   const submitting = status.state === "submitting";
@@ -127,6 +150,8 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
           )}
         </FormField>
       </div>
+
+      <Honeypot id={fieldId(HONEYPOT_FIELD)} name={HONEYPOT_FIELD} />
 
       <MathChallenge
         id={fieldId("answer")}

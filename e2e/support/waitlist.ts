@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { solve, type Challenge } from "../../lib/waitlist/challenge";
 
 /** Reads the dialog's question ("7 × 3", "9 − 4") and works out the answer, as a visitor would. */
 export async function answerFor(dialog: Locator): Promise<string> {
@@ -9,6 +10,11 @@ export async function answerFor(dialog: Locator): Promise<string> {
   const a = Number(left);
   const b = Number(right);
   return String(operator === "+" ? a + b : operator === "−" ? a - b : a * b);
+}
+
+/** The answer to a question as the API hands it out. */
+export function answerForChallenge(challenge: Challenge): string {
+  return String(solve(challenge));
 }
 
 export function waitlistDialog(page: Page): Locator {
@@ -42,4 +48,17 @@ export async function openFromHeader(page: Page): Promise<Locator> {
   const dialog = waitlistDialog(page);
   await expect(dialog).toBeVisible();
   return dialog;
+}
+
+/** A visitor's details as the API's JSON fields. */
+export function signupFields(visitor: Visitor) {
+  return {
+    company_name: visitor.company,
+    contact_name: visitor.name,
+    email: visitor.email,
+    phone: visitor.phone,
+    business_type: "electrical",
+    company_size: "6-10",
+    notes: visitor.notes ?? null,
+  };
 }

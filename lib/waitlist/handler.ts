@@ -1,14 +1,39 @@
 /**
- * POST /api/waitlist, independent of Next.js so tests can call it with a plain
- * Request: body -> schema -> store -> a JSON answer. Every path answers JSON;
- * nothing the visitor sent ends up in a stack trace or a log line.
+ * POST /api/waitlist and GET /api/waitlist/challenge, independent of Next.js
+ * so tests can call them with a plain Request. Every path answers JSON; nothing
+ * the visitor sent ends up in a stack trace or a log line.
+ *
+ * A sign-up passes, in order: rate limit, origin, content type, size, JSON,
+ * honeypot, security question, minimum time, fields, store (docs/security.md).
  */
-import { API_ERRORS } from "./messages";
-import { fieldErrorsOf, waitlistSignupSchema, type WaitlistSignup } from "./schema";
+import { getDb, type Db } from "../db";
+import { parseEnv } from "../env";
+import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
+import { isForeignOrigin } from "../security/origin";
+import { FixedWindowRateLimiter } from "../security/rate-limit";
+import { challengeSecret } from "../security/secret";
+import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
+import { API_ERRORS, type ApiErrorCode } from "./messages";
+import { fieldErrorsOf, HONEYPOT_FIELD, waitlistSignupSchema, type WaitlistSignup } from "./schema";
 import { addToWaitlist } from "./store";
 
 export const MAX_BODY_BYTES = 16 * 1024;
-export const ALLOWED_METHODS = "POST";
+
+export type SignupProtection = {
+  /** Signs and checks security-question tokens. */
+  secret: string;
+  /** Sign-ups sooner than this after the first question are treated as bots. */
+  minSubmitMs: number;
+  /** The site's public address; posts from other origins are refused. */
+  siteUrl: string;
+  limiter: FixedWindowRateLimiter;
+};
+
+export type SignupHandlerOptions = SignupProtection & {
+  db?: () => Db;
+  /** The clock, in ms since the epoch; tests move it instead of waiting. */
+  now?: () => number;
+};
 
 type Body = Record<string, unknown>;
 
@@ -16,8 +41,17 @@ function reply(status: number, body: Body, headers: Record<string, string> = {})
   return Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
 }
 
-export function methodNotAllowed(): Response {
-  return reply(405, { error: API_ERRORS.methodNotAllowed }, { Allow: ALLOWED_METHODS });
+function refuse(status: number, code: ApiErrorCode, extra: Body = {}, headers: Record<string, string> = {}): Response {
+  return reply(status, { error: API_ERRORS[code], code, ...extra }, headers);
+}
+
+/** The answer a real sign-up gets; bots that trip a check get the same, and nothing is stored. */
+function accepted(): Response {
+  return reply(201, { ok: true });
+}
+
+export function methodNotAllowed(allow: "POST" | "GET"): () => Response {
+  return () => refuse(405, "method_not_allowed", {}, { Allow: allow });
 }
 
 function isJsonContentType(header: string | null): boolean {
@@ -70,42 +104,113 @@ function logFailure(requestId: string, error: unknown, signup?: WaitlistSignup):
   );
 }
 
-export async function handleSignupRequest(request: Request): Promise<Response> {
-  const requestId = crypto.randomUUID();
-  let signup: WaitlistSignup | undefined;
-  try {
-    if (!isJsonContentType(request.headers.get("content-type"))) {
-      return reply(415, { error: API_ERRORS.unsupportedMediaType });
-    }
+function logBot(reason: string): void {
+  console.warn(`[waitlist] sign-up discarded as automated: ${reason}`);
+}
 
-    let text: string | typeof TOO_LARGE;
+export function createSignupHandler(options: SignupHandlerOptions): (request: Request) => Promise<Response> {
+  const { secret, minSubmitMs, siteUrl, limiter } = options;
+  const now = options.now ?? Date.now;
+  const db = options.db ?? getDb;
+
+  return async function handleSignupRequest(request: Request): Promise<Response> {
+    const requestId = crypto.randomUUID();
+    let signup: WaitlistSignup | undefined;
     try {
-      text = await readBody(request, MAX_BODY_BYTES);
+      // Every attempt counts, whatever becomes of it, so probing costs the same as signing up.
+      const client = request.headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN_CLIENT;
+      const decision = limiter.attempt(client, now());
+      if (!decision.allowed) {
+        return refuse(429, "rate_limited", {}, { "Retry-After": String(decision.retryAfterSeconds) });
+      }
+      if (isForeignOrigin(request, siteUrl)) return refuse(403, "foreign_origin");
+      if (!isJsonContentType(request.headers.get("content-type"))) return refuse(415, "unsupported_media_type");
+
+      let text: string | typeof TOO_LARGE;
+      try {
+        text = await readBody(request, MAX_BODY_BYTES);
+      } catch (error) {
+        // A TypeError here is malformed UTF-8; anything else is a broken upload.
+        return refuse(400, error instanceof TypeError ? "invalid_json" : "unreadable_body");
+      }
+      if (text === TOO_LARGE) return refuse(413, "too_large");
+
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch {
+        return refuse(400, "invalid_json");
+      }
+      if (!isPlainObject(data)) return refuse(400, "not_an_object");
+
+      // People never see the honeypot field, so anything in it was filled in by a program.
+      const honeypot = data[HONEYPOT_FIELD];
+      if (honeypot !== undefined && honeypot !== null && honeypot !== "") {
+        logBot("honeypot field filled");
+        return accepted();
+      }
+
+      const check = checkChallenge(secret, data.challenge_token, data.challenge_answer, now());
+      if (!check.ok) {
+        if (check.reason === "invalid") return refuse(400, "challenge_invalid");
+        if (check.reason === "expired") return refuse(400, "challenge_expired");
+        return refuse(400, "challenge_wrong_answer");
+      }
+      if (now() - check.startedAt < minSubmitMs) {
+        logBot(`submitted ${now() - check.startedAt} ms after the first question`);
+        return accepted();
+      }
+
+      const parsed = waitlistSignupSchema.safeParse(data);
+      if (!parsed.success) return refuse(400, "invalid_fields", { fields: fieldErrorsOf(parsed.error) });
+      signup = parsed.data;
+
+      const outcome = addToWaitlist(signup, check.id, db());
+      if (outcome === "duplicate") return refuse(409, "already_registered");
+      if (outcome === "challenge_used") return refuse(400, "challenge_used");
+      return accepted();
     } catch (error) {
-      // A TypeError here is malformed UTF-8; anything else is a broken upload.
-      return reply(400, { error: error instanceof TypeError ? API_ERRORS.invalidJson : API_ERRORS.unreadableBody });
+      logFailure(requestId, error, signup);
+      return refuse(500, "unexpected", { request_id: requestId });
     }
-    if (text === TOO_LARGE) return reply(413, { error: API_ERRORS.tooLarge });
+  };
+}
 
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      return reply(400, { error: API_ERRORS.invalidJson });
-    }
-    if (!isPlainObject(data)) return reply(400, { error: API_ERRORS.notAnObject });
+/** GET /api/waitlist/challenge[?previous=TOKEN]: a new question, keeping the visit's start time. */
+export function createChallengeHandler(options: { secret: string; now?: () => number }): (request: Request) => Response {
+  const now = options.now ?? Date.now;
+  return (request) => {
+    const previous = new URL(request.url).searchParams.get("previous");
+    const issued = issueChallenge(options.secret, now(), previous && previous.length <= MAX_TOKEN_LENGTH ? previous : null);
+    return reply(200, issued);
+  };
+}
 
-    const parsed = waitlistSignupSchema.safeParse(data);
-    if (!parsed.success) {
-      return reply(400, { error: API_ERRORS.invalidFields, fields: fieldErrorsOf(parsed.error) });
-    }
-    signup = parsed.data;
+/** The protections as the environment configures them (.env.example). */
+export function protectionFromEnv(): SignupProtection {
+  const env = parseEnv();
+  return {
+    secret: challengeSecret(env.WAITLIST_SECRET),
+    minSubmitMs: env.WAITLIST_MIN_SUBMIT_MS,
+    siteUrl: env.SITE_URL,
+    limiter: new FixedWindowRateLimiter({
+      max: env.WAITLIST_RATE_LIMIT_MAX,
+      windowMs: env.WAITLIST_RATE_LIMIT_WINDOW_SECONDS * 1000,
+    }),
+  };
+}
 
-    const outcome = await addToWaitlist(signup);
-    if (outcome === "duplicate") return reply(409, { error: API_ERRORS.duplicate });
-    return reply(201, { ok: true });
-  } catch (error) {
-    logFailure(requestId, error, signup);
-    return reply(500, { error: API_ERRORS.unexpected, request_id: requestId });
-  }
+// The running site's handlers, made on first request so that the environment
+// is read at run time (never at build time) and one rate limiter serves all requests.
+let siteSignupHandler: ((request: Request) => Promise<Response>) | undefined;
+let siteChallengeHandler: ((request: Request) => Response) | undefined;
+
+export function handleSignup(request: Request): Promise<Response> {
+  siteSignupHandler ??= createSignupHandler(protectionFromEnv());
+  return siteSignupHandler(request);
+}
+
+export function handleChallenge(request: Request): Response {
+  siteChallengeHandler ??= createChallengeHandler({ secret: challengeSecret(parseEnv().WAITLIST_SECRET) });
+  return siteChallengeHandler(request);
 }

@@ -7,19 +7,38 @@ export const VISITOR_MESSAGES = {
   wrongAnswer: "Please solve the math challenge correctly.",
   alreadyOnList: "This email is already on our waitlist. We'll be in touch soon!",
   generic: "Something went wrong. Please try again or contact us directly.",
+  /** Not in the spec's catalogue: the server refused the question itself, and a new one is on screen. */
+  newQuestion: "That security question expired. Please answer the new one.",
+  questionUnavailable: "We couldn't load the security question. Check your connection and choose New question.",
 } as const;
 
 /** The phrase the browser looks for to tell a duplicate from other failures (spec section 7). */
 export const DUPLICATE_MARKER = "already registered";
 
+/**
+ * What /api/waitlist answers when it refuses a request: `{ error, code }`, the
+ * code being the key here. `error` is for people reading the answer; `code` is
+ * for programs, such as the dialog telling an expired question from other failures.
+ */
 export const API_ERRORS = {
-  duplicate: `This email is ${DUPLICATE_MARKER} on the waitlist.`,
-  invalidFields: "Some fields need attention.",
-  invalidJson: "The request body must be valid JSON.",
-  notAnObject: "The request body must be a JSON object with the sign-up fields.",
-  unreadableBody: "The request body could not be read.",
-  unsupportedMediaType: "Send the sign-up as JSON with the header Content-Type: application/json.",
-  tooLarge: "The request body must be 16 KiB or smaller.",
-  methodNotAllowed: "Use POST to join the waitlist.",
+  already_registered: `This email is ${DUPLICATE_MARKER} on the waitlist.`,
+  invalid_fields: "Some fields need attention.",
+  invalid_json: "The request body must be valid JSON.",
+  not_an_object: "The request body must be a JSON object with the sign-up fields.",
+  unreadable_body: "The request body could not be read.",
+  unsupported_media_type: "Send the sign-up as JSON with the header Content-Type: application/json.",
+  too_large: "The request body must be 16 KiB or smaller.",
+  method_not_allowed: "Use POST to join the waitlist.",
+  foreign_origin: "Sign-ups are accepted only from this site's own pages.",
+  rate_limited: "Too many sign-up attempts from your network. Please wait a few minutes and try again.",
+  challenge_invalid: "The security question is missing or was not issued by this site. Please answer a new one.",
+  challenge_expired: "The security question has expired. Please answer a new one.",
+  challenge_used: "This security question has already been used. Please answer a new one.",
+  challenge_wrong_answer: "The answer to the security question is not correct.",
   unexpected: "Something went wrong on our side. Please try again later.",
 } as const;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+/** Codes after which the dialog asks the server for a new question. */
+export const NEW_QUESTION_CODES: readonly ApiErrorCode[] = ["challenge_invalid", "challenge_expired", "challenge_used"];

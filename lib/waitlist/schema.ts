@@ -6,6 +6,12 @@
 import { z } from "zod";
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "./options";
 
+// In the browser, zod would probe `new Function` to compile faster parsers. The
+// site's Content-Security-Policy forbids eval, so the probe would be reported as
+// a violation; the form's few fields do not need the speed. This must run before
+// the first z.object() below, which decides at creation. The server keeps the JIT.
+if (typeof window !== "undefined") z.config({ jitless: true });
+
 export const LIMITS = {
   name: 120,
   email: 254,
@@ -55,6 +61,20 @@ export const waitlistSignupSchema = z.object({
     // Blank notes are stored as no notes.
     .transform((notes) => notes || null),
 });
+
+/**
+ * A field the form hides from people (docs/security.md). Programs that fill in
+ * every field fill this one too; a sign-up with it filled is answered like any
+ * other and not stored.
+ */
+export const HONEYPOT_FIELD = "website";
+
+/** What the form posts: the sign-up, the answered security question and the honeypot. */
+export type SignupRequestBody = WaitlistSignup & {
+  challenge_token: string;
+  challenge_answer: string;
+  [HONEYPOT_FIELD]: string;
+};
 
 export type WaitlistSignupInput = z.input<typeof waitlistSignupSchema>;
 export type WaitlistSignup = z.output<typeof waitlistSignupSchema>;

@@ -1,38 +1,55 @@
+import type { Db } from "../db";
 import { getDb } from "../db";
-import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { normalizeEmail, type WaitlistSignup } from "./schema";
 
-export type StoreOutcome = "created" | "duplicate";
+/** "challenge_used": the security-question token already admitted another sign-up. */
+export type StoreOutcome = "created" | "duplicate" | "challenge_used";
+
+const INSERT_ENTRY = `
+  INSERT INTO waitlist_entries
+    (company_name, contact_name, email, email_normalized, phone, business_type, company_size, notes, created_at, challenge_id)
+  VALUES
+    (@company_name, @contact_name, @email, @email_normalized, @phone, @business_type, @company_size, @notes, @created_at, @challenge_id)`;
+
+// One prepared statement per connection, compiled on first use.
+const insertStatements = new WeakMap<Db, ReturnType<Db["prepare"]>>();
+
+function insertStatementFor(db: Db) {
+  let statement = insertStatements.get(db);
+  if (!statement) {
+    statement = db.prepare(INSERT_ENTRY);
+    insertStatements.set(db, statement);
+  }
+  return statement;
+}
+
+function isUniqueViolation(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE";
+}
 
 /**
- * Inserts a sign-up. Whether the email is already on the list is decided by the
- * unique index on email_normalized inside the insert itself, never by a read
- * before the write, so two simultaneous sign-ups with one address store one row.
+ * Inserts a sign-up. Whether the email is already on the list, and whether the
+ * security-question token was already used, are both decided by unique indexes
+ * inside the one insert, never by a read before the write, so two simultaneous
+ * requests cannot both get in.
  */
-export async function addToWaitlist(
+export function addToWaitlist(
   signup: WaitlistSignup,
-  db: PrismaClient = getDb(),
-): Promise<StoreOutcome> {
+  challengeId: string | null = null,
+  db: Db = getDb(),
+): StoreOutcome {
   try {
-    await db.waitlistEntry.create({
-      data: {
-        companyName: signup.company_name,
-        contactName: signup.contact_name,
-        email: signup.email,
-        emailNormalized: normalizeEmail(signup.email),
-        phone: signup.phone,
-        businessType: signup.business_type,
-        companySize: signup.company_size,
-        notes: signup.notes,
-      },
-      select: { id: true },
+    insertStatementFor(db).run({
+      ...signup,
+      email_normalized: normalizeEmail(signup.email),
+      // Stored as ISO 8601 text so operators can compare with date strings.
+      created_at: new Date().toISOString(),
+      challenge_id: challengeId,
     });
     return "created";
   } catch (error) {
-    // With driver adapters meta.target is missing; the only unique column is the email.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      return "duplicate";
-    }
+    // SQLite names the index's column: "UNIQUE constraint failed: waitlist_entries.challenge_id".
+    if (isUniqueViolation(error)) return error.message.includes(".challenge_id") ? "challenge_used" : "duplicate";
     throw error;
   }
 }

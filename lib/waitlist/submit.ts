@@ -1,30 +1,55 @@
 /**
- * The browser's one call (spec section 7) and how its answer becomes a message
- * from the catalogue (spec section 8).
+ * The browser's two calls: a security question from the server, and the
+ * sign-up (spec section 7), with how each answer becomes a message from the
+ * catalogue (spec section 8).
  */
-import { DUPLICATE_MARKER, VISITOR_MESSAGES } from "./messages";
-import type { FieldErrors, WaitlistSignup } from "./schema";
+import type { Challenge } from "./challenge";
+import { DUPLICATE_MARKER, NEW_QUESTION_CODES, VISITOR_MESSAGES, type ApiErrorCode } from "./messages";
+import type { FieldErrors, SignupRequestBody } from "./schema";
 
 export const WAITLIST_ENDPOINT = "/api/waitlist";
+export const CHALLENGE_ENDPOINT = "/api/waitlist/challenge";
 
-export type SubmitResult = { ok: true } | { ok: false; message: string; fields?: FieldErrors };
+export type ServerChallenge = { challenge: Challenge; token: string };
 
-async function errorBodyOf(response: Response): Promise<{ error?: unknown; fields?: unknown }> {
+export type SubmitResult =
+  | { ok: true }
+  | { ok: false; message: string; fields?: FieldErrors; needsNewQuestion?: boolean };
+
+async function jsonOf(response: Response): Promise<Record<string, unknown>> {
   try {
     const body: unknown = await response.json();
-    return typeof body === "object" && body !== null ? body : {};
+    return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
   } catch {
     return {};
   }
 }
 
-export async function submitSignup(signup: WaitlistSignup, fetchImpl: typeof fetch = fetch): Promise<SubmitResult> {
+/**
+ * A new question from the server, or null when it cannot be reached. Passing
+ * the visit's previous token gets a different question and keeps the time the
+ * visit's first question was shown.
+ */
+export async function fetchChallenge(previousToken: string | null, fetchImpl: typeof fetch = fetch): Promise<ServerChallenge | null> {
+  const url = previousToken ? `${CHALLENGE_ENDPOINT}?previous=${encodeURIComponent(previousToken)}` : CHALLENGE_ENDPOINT;
+  try {
+    const response = await fetchImpl(url, { cache: "no-store" });
+    if (!response.ok) return null;
+    const { challenge, token } = await jsonOf(response);
+    if (typeof token !== "string" || typeof challenge !== "object" || challenge === null) return null;
+    return { challenge: challenge as Challenge, token };
+  } catch {
+    return null;
+  }
+}
+
+export async function submitSignup(body: SignupRequestBody, fetchImpl: typeof fetch = fetch): Promise<SubmitResult> {
   let response: Response;
   try {
     response = await fetchImpl(WAITLIST_ENDPOINT, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(signup),
+      body: JSON.stringify(body),
     });
   } catch {
     // Offline, DNS, connection reset: the visitor can simply try again.
@@ -33,10 +58,14 @@ export async function submitSignup(signup: WaitlistSignup, fetchImpl: typeof fet
   // The product does not read a success body (spec section 7).
   if (response.ok) return { ok: true };
 
-  const { error, fields } = await errorBodyOf(response);
+  const { error, code, fields } = await jsonOf(response);
   if (typeof error === "string" && error.includes(DUPLICATE_MARKER)) {
     return { ok: false, message: VISITOR_MESSAGES.alreadyOnList };
   }
+  if (NEW_QUESTION_CODES.includes(code as ApiErrorCode)) {
+    return { ok: false, message: VISITOR_MESSAGES.newQuestion, needsNewQuestion: true };
+  }
+  // Everything else, a rate limit included, gets the catalogue's generic message.
   return {
     ok: false,
     message: VISITOR_MESSAGES.generic,

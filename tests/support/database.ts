@@ -1,7 +1,21 @@
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeEach, inject } from "vitest";
-import { getDb } from "@/lib/db";
+import { closeDb, getDb } from "@/lib/db";
+
+export type StoredEntry = {
+  id: number;
+  company_name: string;
+  contact_name: string;
+  email: string;
+  email_normalized: string;
+  phone: string;
+  business_type: string;
+  company_size: string;
+  notes: string | null;
+  created_at: string;
+  challenge_id: string | null;
+};
 
 /**
  * Gives the calling test file its own copy of the migrated template database,
@@ -14,15 +28,17 @@ export function setUpTestDatabase(): { file: string } {
   copyFileSync(template, file);
   process.env.DATABASE_URL = `file:${file}`;
 
-  beforeEach(async () => {
-    await getDb().waitlistEntry.deleteMany();
+  beforeEach(() => {
+    getDb().exec("DELETE FROM waitlist_entries");
   });
-  afterAll(async () => {
-    await getDb().$disconnect();
-  });
+  afterAll(() => closeDb());
   return { file };
 }
 
-export function countEntries(): Promise<number> {
-  return getDb().waitlistEntry.count();
+export function countEntries(): number {
+  return (getDb().prepare("SELECT count(*) AS count FROM waitlist_entries").get() as { count: number }).count;
+}
+
+export function storedEntries(): StoredEntry[] {
+  return getDb().prepare("SELECT * FROM waitlist_entries ORDER BY id").all() as StoredEntry[];
 }

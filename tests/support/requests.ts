@@ -1,4 +1,5 @@
 import type { WaitlistSignupInput } from "@/lib/waitlist/schema";
+import { solvedChallenge } from "./challenge";
 
 export const ENDPOINT_URL = "http://localhost:3000/api/waitlist";
 
@@ -17,6 +18,12 @@ export function validSignup(overrides: Partial<Record<keyof WaitlistSignupInput,
     notes: "We run 8 trucks across two counties.",
     ...overrides,
   };
+}
+
+/** What the dialog posts: a valid sign-up with a freshly issued, correctly answered question. */
+export function signupBody(overrides: Partial<Record<keyof WaitlistSignupInput, unknown>> = {}) {
+  const { challenge_token, challenge_answer } = solvedChallenge();
+  return { ...validSignup(overrides), challenge_token, challenge_answer };
 }
 
 export function jsonRequest(body: unknown, init: RequestInit = {}): Request {

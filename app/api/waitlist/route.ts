@@ -1,13 +1,7 @@
-import { handleSignupRequest, methodNotAllowed } from "@/lib/waitlist/handler";
+import { handleSignup, methodNotAllowed } from "@/lib/waitlist/handler";
 
-export const POST = handleSignupRequest;
+export const POST = handleSignup;
 
 // Next would answer other methods with an empty 405; these say what to use instead.
-export {
-  methodNotAllowed as GET,
-  methodNotAllowed as HEAD,
-  methodNotAllowed as PUT,
-  methodNotAllowed as PATCH,
-  methodNotAllowed as DELETE,
-  methodNotAllowed as OPTIONS,
-};
+const postOnly = methodNotAllowed("POST");
+export { postOnly as GET, postOnly as HEAD, postOnly as PUT, postOnly as PATCH, postOnly as DELETE, postOnly as OPTIONS };

@@ -1,0 +1,61 @@
+/**
+ * The security headers on every response (set by server.ts), and the
+ * Content-Security-Policy they include. docs/security.md explains each.
+ */
+import { createHash } from "node:crypto";
+
+export type CspSources = {
+  /** 'sha256-…' sources of the inline scripts the page may run. */
+  scriptHashes: readonly string[];
+};
+
+/**
+ * The pages are prerendered at build time, so a per-request nonce is not
+ * possible without rendering every page on every request. Next's inline
+ * scripts (the hydration data) are known after the build, though, so the
+ * policy allows exactly those by hash, plus the site's own script files.
+ */
+export function contentSecurityPolicy({ scriptHashes }: CspSources, development = false): string {
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    // Development: React's dev build evaluates code and Next injects inline scripts for fast refresh.
+    "script-src": development ? ["'self'", "'unsafe-eval'", "'unsafe-inline'"] : ["'self'", ...scriptHashes],
+    // Tailwind's stylesheet is a file; nothing is styled inline (the dev overlay is, in development).
+    "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    // The dialog calls /api/waitlist; in development the hot reloader uses a websocket.
+    "connect-src": development ? ["'self'", "ws:"] : ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${sources.join(" ")}`)
+    .join("; ");
+}
+
+/** The headers besides the policy. HSTS only in production: a local http server must stay reachable. */
+export function securityHeaders(production: boolean): Record<string, string> {
+  return {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()",
+    ...(production ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" } : {}),
+  };
+}
+
+const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
+
+/** CSP hash sources for every inline script in an HTML document, in order, without repeats. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, body] of html.matchAll(INLINE_SCRIPT)) {
+    if (!body) continue;
+    hashes.add(`'sha256-${createHash("sha256").update(body, "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}

@@ -1,0 +1,69 @@
+/**
+ * The site's HTTP server: Next.js's own request handler, with two things in
+ * front of it that `next start` cannot do (docs/security.md):
+ *
+ * - It decides the client's address from the socket (and, when TRUST_PROXY_HOPS
+ *   says so, from proxies' X-Forwarded-For) and hands it to the app in a header
+ *   it always overwrites. `next start` passes on whatever X-Forwarded-For a
+ *   visitor sends, which would let anyone pick their own rate-limit bucket.
+ * - It sets the security headers, including a Content-Security-Policy that
+ *   allows each prerendered page's inline scripts by hash, read from the build.
+ *
+ * Usage: tsx server.ts [--dev] [--port N]   (PORT and HOSTNAME also work)
+ */
+import { createServer } from "node:http";
+import nextEnv from "@next/env";
+import { closeDb } from "./lib/db";
+import { parseEnv } from "./lib/env";
+import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
+import { securityHeaders } from "./lib/security/headers";
+import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";
+
+const dev = process.argv.includes("--dev");
+const portFlag = process.argv.indexOf("--port");
+const port = Number(portFlag > -1 ? process.argv[portFlag + 1] : (process.env.PORT ?? 3000));
+const hostname = process.env.HOSTNAME || undefined;
+
+// As `next start` and `next dev` do; it must be set before Next (and React) load.
+Object.assign(process.env, { NODE_ENV: dev ? "development" : "production" });
+nextEnv.loadEnvConfig(process.cwd(), dev);
+const env = parseEnv();
+
+const { default: next } = await import("next");
+const app = next({ dev, dir: process.cwd(), port, hostname });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const policies = dev ? developmentPolicies() : loadPagePolicies(".next");
+const headers = Object.entries(securityHeaders(!dev));
+
+const server = createServer((request, response) => {
+  request.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(
+    request.headers["x-forwarded-for"],
+    request.socket.remoteAddress,
+    env.TRUST_PROXY_HOPS,
+  );
+  const pathname = (request.url ?? "/").split("?")[0]!;
+  response.setHeader("Content-Security-Policy", policies.forPath(pathname));
+  for (const [name, value] of headers) response.setHeader(name, value);
+  void handle(request, response);
+});
+
+server.listen(port, hostname, () => {
+  console.log(
+    `FieldCrew ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}` +
+      (dev ? "" : ` (${policies.pageCount} prerendered pages with script hashes)`),
+  );
+});
+
+function shutDown(signal: string) {
+  console.log(`${signal}: closing the server`);
+  server.close(() => {
+    closeDb();
+    process.exit(0);
+  });
+  // Keep-alive connections can hold close() open; do not wait on them for long.
+  setTimeout(() => process.exit(0), 5_000).unref();
+}
+process.on("SIGTERM", () => shutDown("SIGTERM"));
+process.on("SIGINT", () => shutDown("SIGINT"));
