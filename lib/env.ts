@@ -39,7 +39,7 @@ export type Env = z.infer<typeof envSchema>;
  * Validates the environment once, failing with the names of the bad variables
  * rather than letting a typo surface later as a confusing database error.
  */
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // An empty value in .env means "not set", not "the empty path".
   const values = Object.fromEntries(Object.keys(envSchema.shape).map((name) => [name, source[name] || undefined]));
   const result = envSchema.safeParse(values);
