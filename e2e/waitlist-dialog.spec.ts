@@ -259,6 +259,27 @@ test.describe("submitting through the real endpoint", () => {
     expect(focused).not.toContain("website");
   });
 
+  test("hostile but valid values are stored exactly and shown as text, never run", async ({ page }) => {
+    await page.goto("/");
+    const dialog = await openFromHeader(page);
+    const visitor = {
+      ...uniqueVisitor("hostile"),
+      company: `<script>window.__pwned = "company"</script> O'Brien & "Sons" 🔧`,
+      name: `<img src=x onerror="window.__pwned = 'name'">`,
+      notes: `'); DROP TABLE waitlist_entries; -- <b>bold</b>`,
+    };
+    await fillSignup(dialog, visitor);
+    await dialog.getByLabel("Security check").fill(await answerFor(dialog));
+    await dialog.getByRole("button", { name: "Secure My Spot" }).click();
+
+    const confirmation = dialog.getByText(/has a founding-member spot waiting/);
+    await expect(confirmation).toContainText(visitor.company);
+    await expect(confirmation).toContainText(visitor.name);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    expect(await dialog.locator("script, img").count()).toBe(0);
+    expect(storedEntry(visitor.email)).toMatchObject({ company_name: visitor.company, contact_name: visitor.name, notes: visitor.notes });
+  });
+
   test("a network failure shows the generic message", async ({ page }) => {
     await page.goto("/about");
     const dialog = await openFromHeader(page);
