@@ -34,7 +34,7 @@ export default defineConfig({
   webServer: externalBaseUrl
     ? undefined
     : {
-        command: `rm -rf .tmp/e2e && npm run db:migrate && npm run build && npx tsx server.ts --port ${E2E_PORT}`,
+        command: `rm -rf .tmp/e2e && npm run db:migrate && npm run build && node --import tsx server.ts --port ${E2E_PORT}`,
         url: `${baseURL}/`,
         env: {
           DATABASE_URL: E2E_DATABASE_URL,

@@ -1,0 +1,25 @@
+import { solve } from "../../lib/waitlist/challenge";
+import { issueChallenge } from "../../lib/waitlist/challenge-token";
+import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../../lib/waitlist/options";
+import { BENCH_SECRET } from "./site-server";
+
+let sequence = 0;
+
+/** A valid, unique sign-up body answering a question signed with the run's secret. */
+export function uniqueSignupBody(tag: string): { email: string; body: string } {
+  sequence += 1;
+  const email = `${tag}.${process.pid}.${sequence}@load.example`;
+  const issued = issueChallenge(BENCH_SECRET, Date.now());
+  const body = JSON.stringify({
+    company_name: `Load Test Services ${sequence}`,
+    contact_name: "Pat Load",
+    email,
+    phone: "+1 555 000 1234",
+    business_type: BUSINESS_TYPE_VALUES[sequence % BUSINESS_TYPE_VALUES.length],
+    company_size: COMPANY_SIZE_VALUES[sequence % COMPANY_SIZE_VALUES.length],
+    notes: null,
+    challenge_token: issued.token,
+    challenge_answer: String(solve(issued.challenge)),
+  });
+  return { email, body };
+}
