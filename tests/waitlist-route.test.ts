@@ -45,7 +45,7 @@ describe("POST /api/waitlist", () => {
       company_size: "6-10",
       notes: signup.notes,
     });
-    expect(rows[0]!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(rows[0]!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
     expect(Date.now() - Date.parse(rows[0]!.created_at)).toBeLessThan(60_000);
   });
 

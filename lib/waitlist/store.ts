@@ -42,8 +42,9 @@ export function addToWaitlist(
     insertStatementFor(db).run({
       ...signup,
       email_normalized: normalizeEmail(signup.email),
-      // Stored as ISO 8601 text so operators can compare with date strings.
-      created_at: new Date().toISOString(),
+      // ISO 8601 text in UTC, in the form the Prisma adapter wrote before (docs/operations.md),
+      // so text comparison sorts by time across old and new rows.
+      created_at: new Date().toISOString().replace("Z", "+00:00"),
       challenge_id: challengeId,
     });
     return "created";
