@@ -33,7 +33,7 @@ try {
     await page.goto(baseUrl + "/");
     await page.getByRole("banner").getByRole("button", { name: "Join Waitlist" }).click();
     const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("Company name").waitFor();
+    await dialog.getByTestId("math-question").waitFor();
     await page.screenshot({ path: `${outDir}/dialog-${device}.png` });
     await dialog.getByRole("button", { name: "Secure My Spot" }).click();
     await page.screenshot({ path: `${outDir}/dialog-errors-${device}.png` });
