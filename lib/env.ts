@@ -31,6 +31,13 @@ const envSchema = z.object({
   WAITLIST_RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1).default(600),
   /** How many reverse proxies in front of the site append to X-Forwarded-For (docs/security.md). */
   TRUST_PROXY_HOPS: wholeNumber(0).default(0),
+  /** Where each new sign-up is posted (docs/operations.md); unset: no notifications. */
+  WAITLIST_WEBHOOK_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  /** Signs the webhook's posts; required with WAITLIST_WEBHOOK_URL. */
+  WAITLIST_WEBHOOK_SECRET: z.string().min(32, { error: "must be at least 32 characters (try: openssl rand -hex 32)" }).optional(),
+}).refine((env) => !env.WAITLIST_WEBHOOK_URL || env.WAITLIST_WEBHOOK_SECRET, {
+  path: ["WAITLIST_WEBHOOK_SECRET"],
+  error: "must be set when WAITLIST_WEBHOOK_URL is, so the receiver can check that posts come from the site",
 });
 
 export type Env = z.infer<typeof envSchema>;

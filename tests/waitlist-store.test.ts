@@ -27,7 +27,7 @@ describe("addToWaitlist across connections", () => {
   it("stores one row when five connections write one email in its variants", () => {
     const outcomes = withConnections(5, (connections) =>
       Array.from({ length: 50 }, (_, i) =>
-        addToWaitlist(signup(i % 2 ? "Race@Example.com" : "race@example.com "), `token-${i}`, connections[i % 5]),
+        addToWaitlist(signup(i % 2 ? "Race@Example.com" : "race@example.com "), `token-${i}`, connections[i % 5]).outcome,
       ),
     );
     expect(outcomes.filter((outcome) => outcome === "created")).toHaveLength(1);
@@ -37,7 +37,7 @@ describe("addToWaitlist across connections", () => {
 
   it("admits one sign-up per security-question token, whichever connection writes it", () => {
     const outcomes = withConnections(5, (connections) =>
-      Array.from({ length: 20 }, (_, i) => addToWaitlist(signup(`reuse${i}@example.com`), "one-token", connections[i % 5])),
+      Array.from({ length: 20 }, (_, i) => addToWaitlist(signup(`reuse${i}@example.com`), "one-token", connections[i % 5]).outcome),
     );
     expect(outcomes[0]).toBe("created");
     expect(outcomes.slice(1)).toEqual(Array(19).fill("challenge_used"));
@@ -46,7 +46,7 @@ describe("addToWaitlist across connections", () => {
 
   it("stores every distinct sign-up written through five connections", () => {
     const outcomes = withConnections(5, (connections) =>
-      Array.from({ length: 100 }, (_, i) => addToWaitlist(signup(`conn${i}@example.com`), `token-${i}`, connections[i % 5])),
+      Array.from({ length: 100 }, (_, i) => addToWaitlist(signup(`conn${i}@example.com`), `token-${i}`, connections[i % 5]).outcome),
     );
     expect(outcomes).toEqual(Array(100).fill("created"));
     expect(countEntries()).toBe(100);

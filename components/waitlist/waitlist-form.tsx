@@ -13,6 +13,7 @@ import {
   type WaitlistField,
   type WaitlistSignup,
 } from "@/lib/waitlist/schema";
+import { signupSource, visitStorage } from "@/lib/waitlist/source";
 import { submitSignup } from "@/lib/waitlist/submit";
 import { controlClasses, FormField } from "./form-field";
 import { Honeypot } from "./honeypot";
@@ -86,6 +87,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
     setStatus({ state: "submitting" });
     const result = await submitSignup({
       ...parsed.data,
+      ...signupSource(window.location.pathname, visitStorage()),
       challenge_token: question.token,
       challenge_answer: answer.trim(),
       [HONEYPOT_FIELD]: fields[HONEYPOT_FIELD] ?? "",

@@ -1,6 +1,7 @@
 "use client";
 
-import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { rememberCampaign, visitStorage } from "@/lib/waitlist/source";
 
 type WaitlistContextValue = {
   /** Opens the dialog; focus returns to `trigger` when it closes. */
@@ -26,6 +27,9 @@ export function WaitlistProvider({ children }: { children: ReactNode }) {
   // Counts openings: each one gets a new security question (spec section 4).
   const [openCount, setOpenCount] = useState(0);
   const triggerRef = useRef<HTMLElement | null>(null);
+
+  // The layout mounts once per page load: note the campaign of the URL the visit landed on.
+  useEffect(() => rememberCampaign(window.location.search, visitStorage()), []);
 
   const open = useCallback((trigger?: HTMLElement | null) => {
     triggerRef.current = trigger ?? (document.activeElement as HTMLElement | null);

@@ -15,7 +15,8 @@ import { challengeSecret } from "../security/secret";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
 import { fieldErrorsOf, HONEYPOT_FIELD, waitlistSignupSchema, type WaitlistSignup } from "./schema";
-import { addToWaitlist } from "./store";
+import { addToWaitlist, type WaitlistEntry } from "./store";
+import { createWebhookNotifier } from "./webhook";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -30,6 +31,8 @@ export type SignupProtection = {
 };
 
 export type SignupHandlerOptions = SignupProtection & {
+  /** Told about each stored sign-up after the answer is decided; never awaited (the webhook). */
+  onCreated?: (entry: WaitlistEntry) => unknown;
   db?: () => Db;
   /** The clock, in ms since the epoch; tests move it instead of waiting. */
   now?: () => number;
@@ -109,7 +112,7 @@ function logBot(reason: string): void {
 }
 
 export function createSignupHandler(options: SignupHandlerOptions): (request: Request) => Promise<Response> {
-  const { secret, minSubmitMs, siteUrl, limiter } = options;
+  const { secret, minSubmitMs, siteUrl, limiter, onCreated } = options;
   const now = options.now ?? Date.now;
   const db = options.db ?? getDb;
 
@@ -165,9 +168,16 @@ export function createSignupHandler(options: SignupHandlerOptions): (request: Re
       if (!parsed.success) return refuse(400, "invalid_fields", { fields: fieldErrorsOf(parsed.error) });
       signup = parsed.data;
 
-      const outcome = addToWaitlist(signup, check.id, db());
-      if (outcome === "duplicate") return refuse(409, "already_registered");
-      if (outcome === "challenge_used") return refuse(400, "challenge_used");
+      const result = addToWaitlist(signup, check.id, db());
+      if (result.outcome === "duplicate") return refuse(409, "already_registered");
+      if (result.outcome === "challenge_used") return refuse(400, "challenge_used");
+      if (onCreated) {
+        // Not awaited: a slow or failing receiver must not hold up the visitor's answer.
+        const { entry } = result;
+        void Promise.resolve()
+          .then(() => onCreated(entry))
+          .catch((error: unknown) => logFailure(`notify-${entry.id}`, error));
+      }
       return accepted();
     } catch (error) {
       logFailure(requestId, error, signup);
@@ -186,10 +196,14 @@ export function createChallengeHandler(options: { secret: string; now?: () => nu
   };
 }
 
-/** The protections as the environment configures them (.env.example). */
-export function protectionFromEnv(): SignupProtection {
+/** The protections and the webhook as the environment configures them (.env.example). */
+export function signupOptionsFromEnv(): SignupHandlerOptions {
   const env = parseEnv();
   return {
+    onCreated:
+      env.WAITLIST_WEBHOOK_URL && env.WAITLIST_WEBHOOK_SECRET
+        ? createWebhookNotifier({ url: env.WAITLIST_WEBHOOK_URL, secret: env.WAITLIST_WEBHOOK_SECRET })
+        : undefined,
     secret: challengeSecret(env.WAITLIST_SECRET),
     minSubmitMs: env.WAITLIST_MIN_SUBMIT_MS,
     siteUrl: env.SITE_URL,
@@ -206,7 +220,7 @@ let siteSignupHandler: ((request: Request) => Promise<Response>) | undefined;
 let siteChallengeHandler: ((request: Request) => Response) | undefined;
 
 export function handleSignup(request: Request): Promise<Response> {
-  siteSignupHandler ??= createSignupHandler(protectionFromEnv());
+  siteSignupHandler ??= createSignupHandler(signupOptionsFromEnv());
   return siteSignupHandler(request);
 }
 

@@ -4,7 +4,10 @@
  * the tests exercise it directly, so the three can never disagree.
  */
 import { z } from "zod";
+import { LIMITS } from "./limits";
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "./options";
+
+export { LIMITS };
 
 // In the browser, zod would probe `new Function` to compile faster parsers. The
 // site's Content-Security-Policy forbids eval, so the probe would be reported as
@@ -12,14 +15,6 @@ import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "./options";
 // the first z.object() below, which decides at creation. The server keeps the JIT.
 if (typeof window !== "undefined") z.config({ jitless: true });
 
-export const LIMITS = {
-  name: 120,
-  email: 254,
-  phone: 32,
-  notes: 2_000,
-  phoneDigitsMin: 7,
-  phoneDigitsMax: 15,
-} as const;
 
 /** Digits, spaces and the punctuation people write phone numbers with. */
 const PHONE_CHARACTERS = /^[0-9+\-.() ]+$/;
@@ -30,6 +25,16 @@ function requiredText(field: string, max: number) {
     .trim()
     .min(1, { error: `Enter your ${field}.` })
     .max(max, { error: `Your ${field} must be ${max.toLocaleString("en-US")} characters or fewer.` });
+}
+
+/** Optional tracking text: trimmed, blank or missing stored as NULL. */
+function optionalText(description: string, max: number) {
+  return z
+    .string({ error: `${description} must be text.` })
+    .trim()
+    .max(max, { error: `${description} must be ${max} characters or fewer.` })
+    .nullish()
+    .transform((value) => value || null);
 }
 
 function choice<const T extends readonly [string, ...string[]]>(values: T, field: string) {
@@ -60,7 +65,18 @@ export const waitlistSignupSchema = z.object({
     .nullish()
     // Blank notes are stored as no notes.
     .transform((notes) => notes || null),
+  // Where the sign-up came from (docs/api.md). The dialog fills these in; people never see them.
+  source_page: optionalText("The source page", LIMITS.sourcePage).refine((page) => page === null || page.startsWith("/"), {
+    error: "The source page must be a path on this site, like /careers.",
+  }),
+  utm_source: optionalText("utm_source", LIMITS.utm),
+  utm_medium: optionalText("utm_medium", LIMITS.utm),
+  utm_campaign: optionalText("utm_campaign", LIMITS.utm),
 });
+
+/** The sign-up's origin: stored with it, shown by the operator tool. */
+export const SOURCE_FIELDS = ["source_page", "utm_source", "utm_medium", "utm_campaign"] as const;
+export type SignupSource = { [K in (typeof SOURCE_FIELDS)[number]]: string | null };
 
 /**
  * A field the form hides from people (docs/security.md). Programs that fill in
