@@ -280,6 +280,25 @@ test.describe("submitting through the real endpoint", () => {
     expect(storedEntry(visitor.email)).toMatchObject({ company_name: visitor.company, contact_name: visitor.name, notes: visitor.notes });
   });
 
+  test("records the page and the visit's campaign with the sign-up", async ({ page }) => {
+    await page.goto("/?utm_source=newsletter&utm_medium=email&utm_campaign=founding%20launch");
+    // Move to another page the way a visitor would; the campaign stays with the visit.
+    await page.getByRole("contentinfo").getByRole("link", { name: "Careers" }).click();
+    await expect(page).toHaveURL(/\/careers$/);
+    const dialog = await openFromHeader(page);
+    const visitor = uniqueVisitor("campaign");
+    await fillSignup(dialog, visitor);
+    await dialog.getByLabel("Security check").fill(await answerFor(dialog));
+    await dialog.getByRole("button", { name: "Secure My Spot" }).click();
+    await expect(dialog.getByRole("heading", { name: "You're On The List!" })).toBeVisible();
+    expect(storedEntry(visitor.email)).toMatchObject({
+      source_page: "/careers",
+      utm_source: "newsletter",
+      utm_medium: "email",
+      utm_campaign: "founding launch",
+    });
+  });
+
   test("a network failure shows the generic message", async ({ page }) => {
     await page.goto("/about");
     const dialog = await openFromHeader(page);

@@ -1,0 +1,254 @@
+/**
+ * `npm run waitlist -- <command>`: find, count, export and remove sign-ups
+ * without writing SQL (docs/operations.md). This module parses arguments and
+ * runs a command against an open database; main.ts wires it to the process.
+ */
+import { once } from "node:events";
+import { createWriteStream, existsSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+import { parseArgs } from "node:util";
+import type { Db } from "../db";
+import { BUSINESS_TYPES, BUSINESS_TYPE_VALUES, COMPANY_SIZES, COMPANY_SIZE_VALUES } from "../waitlist/options";
+import type { WaitlistEntry } from "../waitlist/store";
+import { count, csvRecord, renderTable, terminalSafe, type Column } from "./format";
+import { countEntries, ENTRY_COLUMNS, findByEmail, iterateEntries, listEntries, removeById, stats, type ListFilters } from "./queries";
+
+export const USAGE = `Usage: npm run waitlist -- <command> [options]
+
+Commands:
+  list     Sign-ups, newest first
+             --type TYPE        business type: ${BUSINESS_TYPE_VALUES.join(", ")}
+             --size SIZE        company size: ${COMPANY_SIZE_VALUES.join(", ")}
+             --since DATE       on or after this day (YYYY-MM-DD, UTC) or moment (ISO 8601)
+             --search TEXT      in company name, contact name or email
+             --limit N|all      how many to show (default 50)
+  stats    Totals, by business type, company size, source and page, and per day for 30 days
+  export   Every sign-up with every field
+             --format csv|json  required
+             --out FILE         write to FILE instead of standard output
+             --force            replace FILE if it exists
+  remove   Delete one person's sign-up
+             --email ADDRESS    required
+             --yes              do not ask for confirmation
+`;
+
+export type CliIo = {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+};
+
+/** A mistake in the command line: usage is printed, exit code 2. */
+export class UsageError extends Error {}
+
+const LIST_DEFAULT_LIMIT = 50;
+const BAR_WIDTH = 30;
+
+const labelOf = (options: readonly { value: string; label: string }[], value: string) =>
+  options.find((option) => option.value === value)?.label ?? value;
+
+function write(out: Writable, text: string): Promise<void> | void {
+  if (!out.write(text)) return once(out, "drain").then(() => undefined);
+}
+
+/** "/careers · google / cpc / spring", or "" when nothing is known. */
+function sourceOf(entry: WaitlistEntry): string {
+  const campaign = [entry.utm_source, entry.utm_medium, entry.utm_campaign].filter(Boolean).join(" / ");
+  return [entry.source_page, campaign].filter(Boolean).join(" · ");
+}
+
+function parseFilters(values: Record<string, string | boolean | undefined>): { filters: ListFilters; limit: number | null } {
+  const filters: ListFilters = {};
+  const type = values.type as string | undefined;
+  if (type !== undefined) {
+    if (!(BUSINESS_TYPE_VALUES as readonly string[]).includes(type)) {
+      throw new UsageError(`Unknown business type "${type}". Use one of: ${BUSINESS_TYPE_VALUES.join(", ")}.`);
+    }
+    filters.businessType = type;
+  }
+  const size = values.size as string | undefined;
+  if (size !== undefined) {
+    if (!(COMPANY_SIZE_VALUES as readonly string[]).includes(size)) {
+      throw new UsageError(`Unknown company size "${size}". Use one of: ${COMPANY_SIZE_VALUES.join(", ")}.`);
+    }
+    filters.companySize = size;
+  }
+  const since = values.since as string | undefined;
+  if (since !== undefined) {
+    const date = /^\d{4}-\d{2}-\d{2}$/.test(since) ? new Date(`${since}T00:00:00Z`) : new Date(since);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(date.getTime())) {
+      throw new UsageError(`"${since}" is not a date. Use YYYY-MM-DD, for example --since 2026-11-01.`);
+    }
+    filters.since = date;
+  }
+  const search = (values.search as string | undefined)?.trim();
+  if (search) filters.search = search;
+
+  const limitText = (values.limit as string | undefined) ?? String(LIST_DEFAULT_LIMIT);
+  if (limitText === "all") return { filters, limit: null };
+  if (!/^[1-9]\d*$/.test(limitText)) throw new UsageError(`--limit must be a positive whole number or "all", not "${limitText}".`);
+  return { filters, limit: Number(limitText) };
+}
+
+async function list(db: Db, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { type: { type: "string" }, size: { type: "string" }, since: { type: "string" }, search: { type: "string" }, limit: { type: "string" } },
+  });
+  const { filters, limit } = parseFilters(values);
+  const { entries, total } = listEntries(db, filters, limit);
+  if (total === 0) {
+    const anyAtAll = Object.keys(filters).length > 0 && countEntries(db) > 0;
+    await write(io.stdout, anyAtAll ? "No sign-ups match those filters.\n" : "No sign-ups yet. They will appear here as people join the waitlist.\n");
+    return 0;
+  }
+  const columns: Column<WaitlistEntry>[] = [
+    { title: "Signed up (UTC)", width: 16, value: (e) => e.created_at.slice(0, 16).replace("T", " ") },
+    { title: "Company", width: 24, value: (e) => e.company_name },
+    { title: "Contact", width: 18, value: (e) => e.contact_name },
+    { title: "Email", width: 28, value: (e) => e.email },
+    { title: "Phone", width: 17, value: (e) => e.phone },
+    { title: "Type", width: 18, value: (e) => labelOf(BUSINESS_TYPES, e.business_type) },
+    { title: "Size", width: 5, value: (e) => e.company_size },
+    { title: "Source", width: 32, value: sourceOf },
+  ];
+  await write(io.stdout, `${renderTable(columns, entries)}\n`);
+  const shown = entries.length < total ? `Showing the newest ${count(entries.length)} of ${count(total)}` : `${count(total)}`;
+  await write(io.stdout, `\n${shown} sign-up${total === 1 ? "" : "s"}${entries.length < total ? "; use --limit to see more" : ""}.\n`);
+  return 0;
+}
+
+function breakdown(title: string, rows: { label: string; n: number }[], total: number): string {
+  const columns: Column<{ label: string; n: number }>[] = [
+    { title, width: 24, value: (row) => row.label },
+    { title: "Sign-ups", width: 8, value: (row) => count(row.n), alignRight: true },
+    { title: "Share", width: 6, value: (row) => `${((row.n / total) * 100).toFixed(1)}%`, alignRight: true },
+  ];
+  return renderTable(columns, rows);
+}
+
+async function statsCommand(db: Db, args: string[], io: CliIo): Promise<number> {
+  parseArgs({ args, strict: true, options: {} });
+  const s = stats(db);
+  if (s.total === 0) {
+    await write(io.stdout, "No sign-ups yet. Stats will appear here as people join the waitlist.\n");
+    return 0;
+  }
+  const counted = (rows: { key: string | null; n: number }[]) => new Map(rows.map((row) => [row.key, row.n]));
+  const types = counted(s.byBusinessType);
+  const sizes = counted(s.byCompanySize);
+  const unknown = (key: string | null) => (key === null ? "(not recorded)" : key);
+  const peak = Math.max(1, ...s.perDay.map((day) => day.n));
+
+  const sections = [
+    `Sign-ups: ${count(s.total)} (first ${s.first!.slice(0, 10)}, latest ${s.latest!.slice(0, 10)}, UTC)`,
+    breakdown("Business type", BUSINESS_TYPES.map((o) => ({ label: o.label, n: types.get(o.value) ?? 0 })), s.total),
+    breakdown("Company size", COMPANY_SIZES.map((o) => ({ label: o.label, n: sizes.get(o.value) ?? 0 })), s.total),
+    breakdown("Source (utm_source)", s.bySource.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
+    breakdown("Page", s.byPage.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
+    [
+      "Last 30 days (UTC)",
+      ...s.perDay.map(({ day, n }) => `${day}  ${String(n).padStart(5)}  ${"█".repeat(Math.round((n / peak) * BAR_WIDTH))}`.trimEnd()),
+    ].join("\n"),
+  ];
+  await write(io.stdout, `${sections.join("\n\n")}\n`);
+  return 0;
+}
+
+async function exportCommand(db: Db, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { format: { type: "string" }, out: { type: "string" }, force: { type: "boolean" } },
+  });
+  const format = values.format;
+  if (format !== "csv" && format !== "json") throw new UsageError("export needs --format csv or --format json.");
+  if (values.out && existsSync(values.out) && !values.force) {
+    throw new UsageError(`${values.out} exists. Choose another file, or add --force to replace it.`);
+  }
+
+  const out = values.out ? createWriteStream(values.out, { encoding: "utf8" }) : io.stdout;
+  let rows = 0;
+  // Rows are batched into chunks so a 100,000-row export makes a few hundred writes, not 100,000.
+  let chunk = format === "csv" ? csvRecord([...ENTRY_COLUMNS]) : "[";
+  for (const entry of iterateEntries(db)) {
+    chunk +=
+      format === "csv"
+        ? csvRecord(ENTRY_COLUMNS.map((column) => entry[column]))
+        : `${rows === 0 ? "" : ","}\n${JSON.stringify(Object.fromEntries(ENTRY_COLUMNS.map((column) => [column, entry[column]])))}`;
+    rows += 1;
+    if (chunk.length >= 64 * 1024) {
+      await write(out, chunk);
+      chunk = "";
+    }
+  }
+  chunk += format === "json" ? (rows === 0 ? "]\n" : "\n]\n") : "";
+  await write(out, chunk);
+  if (values.out) {
+    out.end();
+    await once(out, "finish");
+  }
+  const where = values.out ? ` to ${values.out}` : "";
+  await write(io.stderr, rows === 0 ? `No sign-ups yet; wrote an empty ${format.toUpperCase()} export${where}.\n` : `Exported ${count(rows)} sign-up${rows === 1 ? "" : "s"} as ${format.toUpperCase()}${where}.\n`);
+  return 0;
+}
+
+/** The first line on standard input, or "" when it ends (no terminal, nothing piped). */
+async function readAnswer(stdin: Readable): Promise<string> {
+  let text = "";
+  for await (const chunk of stdin) {
+    text += String(chunk);
+    if (text.includes("\n")) break;
+  }
+  return text.split("\n")[0]!.trim().toLowerCase();
+}
+
+async function remove(db: Db, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, strict: true, options: { email: { type: "string" }, yes: { type: "boolean" } } });
+  if (!values.email?.trim()) throw new UsageError("remove needs --email ADDRESS.");
+  const entry = findByEmail(db, values.email);
+  if (!entry) {
+    await write(io.stderr, `No sign-up with the email ${terminalSafe(values.email.trim())}. Nothing removed.\n`);
+    return 1;
+  }
+  const who = terminalSafe(`${entry.contact_name} <${entry.email}> of ${entry.company_name}, signed up ${entry.created_at.slice(0, 10)}`);
+  if (!values.yes) {
+    await write(io.stdout, `${who}\nRemove this sign-up for good? Type yes to confirm: `);
+    const answer = await readAnswer(io.stdin);
+    if (answer !== "yes" && answer !== "y") {
+      await write(io.stdout, "\nNot removed.\n");
+      return 1;
+    }
+  }
+  removeById(db, entry.id);
+  await write(io.stdout, `Removed ${who}.\n`);
+  return 0;
+}
+
+const COMMANDS: Record<string, (db: Db, args: string[], io: CliIo) => Promise<number>> = {
+  list,
+  stats: statsCommand,
+  export: exportCommand,
+  remove,
+};
+
+/** Whether `argv` names a command, so main.ts can refuse bad usage before opening the database. */
+export function commandOf(argv: string[]): string | undefined {
+  const [command] = argv;
+  return command && Object.hasOwn(COMMANDS, command) ? command : undefined;
+}
+
+/** Runs one command; returns the exit code. Bad usage: the reason and the usage on stderr, 2. */
+export async function runCli(argv: string[], db: Db, io: CliIo): Promise<number> {
+  const command = commandOf(argv);
+  try {
+    if (!command) throw new UsageError(argv[0] ? `Unknown command "${argv[0]}".` : "Name a command.");
+    return await COMMANDS[command]!(db, argv.slice(1), io);
+  } catch (error) {
+    const isArgumentError = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+    if (!isArgumentError) throw error;
+    await write(io.stderr, `${terminalSafe((error as Error).message)}\n\n${USAGE}`);
+    return 2;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Entry point of `npm run waitlist -- <command>` (lib/operator/cli.ts). Reads
+ * .env files the way the site does, so it opens the site's database.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import nextEnv from "@next/env";
+import { openDatabase } from "../db";
+import { databaseFileFromUrl, parseEnv } from "../env";
+import { commandOf, runCli, USAGE } from "./cli";
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || ["help", "--help", "-h"].includes(argv[0]!)) {
+    (argv.length === 0 ? process.stderr : process.stdout).write(USAGE);
+    return argv.length === 0 ? 2 : 0;
+  }
+  if (!commandOf(argv)) return runCli(argv, undefined as never, process);
+
+  nextEnv.loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
+  const file = databaseFileFromUrl(parseEnv().DATABASE_URL);
+  const shown = path.relative(process.cwd(), file) || file;
+  if (!existsSync(file)) {
+    process.stderr.write(`There is no waitlist database at ${shown} yet. Start the site (npm start) or run npm run db:migrate first.\n`);
+    return 1;
+  }
+  const db = openDatabase(file);
+  try {
+    return await runCli(argv, db, process);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(
+      /no such (table|column)/.test(message)
+        ? `The database at ${shown} is not up to date (${message}). Run npm run db:migrate.\n`
+        : `The command failed: ${message}\n`,
+    );
+    return 1;
+  } finally {
+    db.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

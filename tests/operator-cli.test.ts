@@ -1,0 +1,323 @@
+/**
+ * The operator tool, run as the real command (`node --import tsx
+ * lib/operator/main.ts`, what `npm run waitlist` runs) against a real migrated
+ * SQLite file, filled through the site's own store.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import { describe, expect, inject, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { waitlistSignupSchema } from "@/lib/waitlist/schema";
+import { addToWaitlist, timestamp } from "@/lib/waitlist/store";
+import { countEntries, setUpTestDatabase } from "./support/database";
+import { validSignup } from "./support/requests";
+
+const { file } = setUpTestDatabase();
+const workDir = path.dirname(file);
+
+type Run = { status: number | null; stdout: string; stderr: string };
+
+function waitlist(args: string[], options: { input?: string; databaseUrl?: string; preload?: string } = {}): Run {
+  const result = spawnSync(
+    process.execPath,
+    [...(options.preload ? ["--require", options.preload] : []), "--import", "tsx", "lib/operator/main.ts", ...args],
+    {
+      encoding: "utf8",
+      input: options.input ?? "",
+      env: { ...process.env, DATABASE_URL: options.databaseUrl ?? `file:${file}` },
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+type Seed = Partial<Record<string, unknown>> & { daysAgo?: number };
+
+/** Stores sign-ups through the site's store, then dates them `daysAgo` days back. */
+function seed(...entries: Seed[]) {
+  for (const { daysAgo = 0, source_page = null, utm_source = null, utm_medium = null, utm_campaign = null, ...fields } of entries) {
+    const signup = waitlistSignupSchema.parse({ ...validSignup(), ...fields, source_page, utm_source, utm_medium, utm_campaign });
+    const result = addToWaitlist(signup, null, getDb());
+    if (result.outcome !== "created") throw new Error(`seed failed: ${result.outcome}`);
+    const when = new Date(Date.now() - daysAgo * 86_400_000);
+    getDb().prepare("UPDATE waitlist_entries SET created_at = ? WHERE id = ?").run(timestamp(when), result.entry.id);
+  }
+}
+
+const USAGE_LINE = "Usage: npm run waitlist -- <command> [options]";
+
+describe("npm run waitlist: an empty database", () => {
+  it("says so in a friendly line for list and stats, and exports only the header", () => {
+    expect(waitlist(["list"])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^No sign-ups yet\./) });
+    expect(waitlist(["stats"])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^No sign-ups yet\./) });
+    const csv = waitlist(["export", "--format", "csv"]);
+    expect(csv.status).toBe(0);
+    expect(csv.stdout).toBe(
+      "id,created_at,company_name,contact_name,email,phone,business_type,company_size,notes,source_page,utm_source,utm_medium,utm_campaign\r\n",
+    );
+    expect(csv.stderr).toMatch(/No sign-ups yet; wrote an empty CSV export/);
+    expect(JSON.parse(waitlist(["export", "--format", "json"]).stdout)).toEqual([]);
+  });
+});
+
+describe("npm run waitlist -- list", () => {
+  it("shows sign-ups newest first as a table, with type labels and the source", () => {
+    seed(
+      { company_name: "Oldest Plumbing", business_type: "plumbing", daysAgo: 3 },
+      { company_name: "Newest Heating", business_type: "hvac", source_page: "/careers", utm_source: "google", utm_medium: "cpc", utm_campaign: "spring", daysAgo: 0 },
+      { company_name: "Middle Electric", business_type: "electrical", daysAgo: 1 },
+    );
+    const { status, stdout } = waitlist(["list"]);
+    expect(status).toBe(0);
+    const lines = stdout.split("\n");
+    expect(lines[0]).toMatch(/^Signed up \(UTC\)\s+Company\s+Contact\s+Email\s+Phone\s+Type\s+Size\s+Source$/);
+    const companies = lines.filter((line) => /Heating|Electric|Plumbing/.test(line)).map((line) => /(Newest Heating|Middle Electric|Oldest Plumbing)/.exec(line)![1]);
+    expect(companies).toEqual(["Newest Heating", "Middle Electric", "Oldest Plumbing"]);
+    expect(stdout).toMatch(/Newest Heating.*HVAC.*\/careers · google \/ cpc \/ spring/);
+    expect(stdout).toContain("\n3 sign-ups.\n");
+  });
+
+  it("filters by business type, company size, date and text, and says when nothing matches", () => {
+    seed(
+      { company_name: "Acme Plumbing", contact_name: "Rosa Diaz", business_type: "plumbing", company_size: "1-5", daysAgo: 10 },
+      { company_name: "Bolt Electric", contact_name: "Sam 100% Kim", business_type: "electrical", company_size: "6-10", daysAgo: 2 },
+      { company_name: "Cool Air", contact_name: "Lee Park", business_type: "hvac", company_size: "6-10", email: "lee@coolair.example", daysAgo: 0 },
+    );
+    const companiesIn = (run: Run) => ["Acme Plumbing", "Bolt Electric", "Cool Air"].filter((name) => run.stdout.includes(name));
+
+    expect(companiesIn(waitlist(["list", "--type", "plumbing"]))).toEqual(["Acme Plumbing"]);
+    expect(companiesIn(waitlist(["list", "--size", "6-10"]))).toEqual(["Bolt Electric", "Cool Air"]);
+    const since = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10);
+    expect(companiesIn(waitlist(["list", "--since", since]))).toEqual(["Bolt Electric", "Cool Air"]);
+    expect(companiesIn(waitlist(["list", "--search", "ROSA"]))).toEqual(["Acme Plumbing"]);
+    expect(companiesIn(waitlist(["list", "--search", "coolair.example"]))).toEqual(["Cool Air"]);
+    expect(companiesIn(waitlist(["list", "--search", "100%"]))).toEqual(["Bolt Electric"]);
+    expect(companiesIn(waitlist(["list", "--size", "6-10", "--type", "hvac"]))).toEqual(["Cool Air"]);
+
+    const limited = waitlist(["list", "--limit", "2"]);
+    expect(companiesIn(limited)).toEqual(["Bolt Electric", "Cool Air"]);
+    expect(limited.stdout).toContain("Showing the newest 2 of 3 sign-ups; use --limit to see more.");
+
+    expect(waitlist(["list", "--search", "nobody"])).toMatchObject({ status: 0, stdout: "No sign-ups match those filters.\n" });
+  });
+
+  it("never lets what visitors typed reach the terminal as control sequences", () => {
+    seed({ company_name: "Evil\u001b[2J\u001b[31mCorp", contact_name: "Bidi \u202eevil" });
+    const { stdout } = waitlist(["list"]);
+    expect(stdout).not.toMatch(/[\u001b\u202e]/);
+    expect(stdout).toContain("Evil\uFFFD[2J\uFFFD[31mCorp");
+  });
+});
+
+describe("npm run waitlist -- stats", () => {
+  it("counts in total, by business type, company size, source and page, and per day for 30 days", () => {
+    seed(
+      { business_type: "hvac", company_size: "1-5", utm_source: "google", source_page: "/", daysAgo: 0 },
+      { business_type: "hvac", company_size: "6-10", utm_source: "google", source_page: "/careers", daysAgo: 0 },
+      { business_type: "plumbing", company_size: "6-10", source_page: "/", daysAgo: 2 },
+      { business_type: "landscaping", company_size: "50+", daysAgo: 45 },
+    );
+    const { status, stdout } = waitlist(["stats"]);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^Sign-ups: 4 \(first \d{4}-\d\d-\d\d, latest \d{4}-\d\d-\d\d, UTC\)/);
+    expect(stdout).toMatch(/HVAC\s+2\s+50\.0%/);
+    expect(stdout).toMatch(/Plumbing\s+1\s+25\.0%/);
+    expect(stdout).toMatch(/Electrical\s+0\s+0\.0%/);
+    expect(stdout).toMatch(/6-10 employees\s+2\s+50\.0%/);
+    expect(stdout).toMatch(/google\s+2\s+50\.0%/);
+    expect(stdout).toMatch(/\(not recorded\)\s+2\s+50\.0%/);
+    expect(stdout).toMatch(/\/careers\s+1\s+25\.0%/);
+
+    const days = stdout.split("Last 30 days (UTC)\n")[1]!.trim().split("\n");
+    expect(days).toHaveLength(30);
+    const today = new Date().toISOString().slice(0, 10);
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    expect(days.at(-1)).toMatch(new RegExp(`^${today}\\s+2\\s+█+$`));
+    expect(days.find((line) => line.startsWith(twoDaysAgo))).toMatch(/\s1\s+█+$/);
+    // The sign-up 45 days ago counts in the total, not in the last 30 days.
+    expect(days.reduce((sum, line) => sum + Number(line.split(/\s+/)[1]), 0)).toBe(3);
+  });
+});
+
+describe("npm run waitlist -- export", () => {
+  const hostile = {
+    company_name: `=HYPERLINK("http://evil.example","Click")`,
+    contact_name: `+SUM(1,2)`,
+    notes: `Line one\nline two, with "quotes", commas\r\nand emoji 👷‍♀️🔧`,
+    phone: "+1 (555) 010-2200",
+    utm_campaign: "@campaign",
+    utm_source: "-source",
+    source_page: "/careers",
+    email: "o'hara+crm@example.com",
+  };
+  /** The schema trims what visitors send, so a leading tab or CR only gets in from elsewhere (an old import, SQL by hand). */
+  function seedHostile() {
+    seed(hostile);
+    getDb().prepare("UPDATE waitlist_entries SET utm_medium = ? WHERE email = ?").run("\tmedium", hostile.email);
+    getDb().prepare("UPDATE waitlist_entries SET source_page = ? WHERE email = ?").run("\r/careers", hostile.email);
+  }
+
+  it("writes RFC 4180 CSV that a CSV parser reads back to the same values, with formulas made inert", () => {
+    seedHostile();
+    seed({ company_name: "Plain Co", notes: null });
+    const { status, stdout, stderr } = waitlist(["export", "--format", "csv"]);
+    expect(status).toBe(0);
+    expect(stderr).toContain("Exported 2 sign-ups as CSV.");
+    expect(stdout.split("\r\n")[0]).toBe(
+      "id,created_at,company_name,contact_name,email,phone,business_type,company_size,notes,source_page,utm_source,utm_medium,utm_campaign",
+    );
+    const rows = parse(stdout, { columns: true, record_delimiter: "\r\n" }) as Record<string, string>[];
+    expect(rows).toHaveLength(2);
+    const [evil, plain] = rows;
+    // Values a spreadsheet would run start with an apostrophe; everything else is exactly as stored.
+    expect(evil).toMatchObject({
+      company_name: `'${hostile.company_name}`,
+      contact_name: `'${hostile.contact_name}`,
+      phone: `'${hostile.phone}`,
+      utm_campaign: `'${hostile.utm_campaign}`,
+      utm_source: `'${hostile.utm_source}`,
+      utm_medium: "'\tmedium",
+      source_page: "'\r/careers",
+      notes: hostile.notes,
+      email: hostile.email,
+    });
+    expect(plain).toMatchObject({ company_name: "Plain Co", notes: "" });
+    const stored = getDb().prepare("SELECT id, created_at FROM waitlist_entries ORDER BY id").all() as { id: number; created_at: string }[];
+    expect(rows.map((row) => [Number(row.id), row.created_at])).toEqual(stored.map((row) => [row.id, row.created_at]));
+  });
+
+  it("writes JSON with every field exactly as stored", () => {
+    seedHostile();
+    const exported = JSON.parse(waitlist(["export", "--format", "json"]).stdout) as Record<string, unknown>[];
+    expect(exported).toHaveLength(1);
+    expect(exported[0]).toMatchObject({ ...hostile, utm_medium: "\tmedium", source_page: "\r/careers", business_type: "hvac", company_size: "6-10" });
+    expect(Object.keys(exported[0]!)).toEqual([
+      "id", "created_at", "company_name", "contact_name", "email", "phone", "business_type", "company_size", "notes",
+      "source_page", "utm_source", "utm_medium", "utm_campaign",
+    ]);
+  });
+
+  it("writes to --out FILE, and will not replace a file without --force", () => {
+    seed({ company_name: "File Co" });
+    const out = path.join(workDir, `export-${Date.now()}.csv`);
+    const first = waitlist(["export", "--format", "csv", "--out", out]);
+    expect(first).toMatchObject({ status: 0, stdout: "" });
+    expect(first.stderr).toContain(`Exported 1 sign-up as CSV to ${out}.`);
+    expect(readFileSync(out, "utf8")).toContain("File Co");
+
+    writeFileSync(out, "keep me");
+    const refused = waitlist(["export", "--format", "csv", "--out", out]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("exists. Choose another file, or add --force to replace it.");
+    expect(readFileSync(out, "utf8")).toBe("keep me");
+    expect(waitlist(["export", "--format", "csv", "--out", out, "--force"]).status).toBe(0);
+    expect(readFileSync(out, "utf8")).toContain("File Co");
+  });
+
+  it("streams 100,000 rows (peak memory printed, compared with an empty export)", () => {
+    const rows = 100_000;
+    const db = getDb();
+    const insert = db.prepare(
+      `INSERT INTO waitlist_entries (company_name, contact_name, email, email_normalized, phone, business_type, company_size, notes, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const created = timestamp();
+    db.transaction(() => {
+      for (let i = 0; i < rows; i += 1) {
+        const email = `bulk${i}@example.com`;
+        insert.run(`Bulk Services ${i}`, "Pat Bulk", email, email, "+1 555 010 0000", "hvac", "6-10", "Notes, with a comma and \"quotes\"", created);
+      }
+    })();
+    expect(countEntries()).toBe(rows);
+
+    const preload = path.resolve("tests/support/report-peak-memory.cjs");
+    const out = path.join(workDir, `bulk-${Date.now()}.csv`);
+    const big = waitlist(["export", "--format", "csv", "--out", out], { preload });
+    expect(big.status).toBe(0);
+    expect(readFileSync(out, "utf8").split("\r\n").length - 2).toBe(rows); // minus the header and the final empty line
+
+    // The baseline's database is a copy of the empty migrated template. (Never read the open
+    // database file itself with fs here: closing that descriptor drops this process's SQLite locks.)
+    const emptyDb = path.join(workDir, "empty-for-baseline.db");
+    copyFileSync(inject("templateDatabase"), emptyDb);
+    const baseline = waitlist(["export", "--format", "csv", "--out", `${out}.empty`], { preload, databaseUrl: `file:${emptyDb}` });
+
+    const peakOf = (run: Run) => Number(/peak RSS (\d+(?:\.\d+)?) MiB/.exec(run.stderr)?.[1]);
+    const [bigPeak, emptyPeak] = [peakOf(big), peakOf(baseline)];
+    expect(bigPeak).toBeGreaterThan(0);
+    console.log(
+      `export of ${rows.toLocaleString("en-US")} rows (${(readFileSync(out).length / 1048576).toFixed(1)} MiB of CSV): ` +
+        `peak RSS ${bigPeak} MiB; the same command exporting 0 rows: ${emptyPeak} MiB; difference ${(bigPeak - emptyPeak).toFixed(1)} MiB`,
+    );
+  }, 120_000);
+});
+
+describe("npm run waitlist -- remove", () => {
+  it("removes a sign-up with --yes, matching the email in any case and spacing", () => {
+    seed({ email: "Leaving@Example.com" }, { email: "staying@example.com" });
+    const run = waitlist(["remove", "--email", "  leaving@EXAMPLE.com ", "--yes"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Removed Dana Ortiz <Leaving@Example.com> of Northwind Heating & Air, signed up \d{4}-\d\d-\d\d\.\n$/);
+    expect(getDb().prepare("SELECT email FROM waitlist_entries").all()).toEqual([{ email: "staying@example.com" }]);
+  });
+
+  it("asks first, and removes only when the answer is yes", () => {
+    seed({ email: "ask@example.com" });
+    const declined = waitlist(["remove", "--email", "ask@example.com"], { input: "no\n" });
+    expect(declined.status, declined.stderr).toBe(1);
+    expect(declined.stdout, declined.stderr).toContain("ask@example.com");
+    expect(declined.stdout).toContain("Remove this sign-up for good? Type yes to confirm:");
+    expect(declined.stdout).toContain("Not removed.");
+    const noAnswer = waitlist(["remove", "--email", "ask@example.com"], { input: "" });
+    expect(noAnswer.status).toBe(1);
+    expect(countEntries()).toBe(1);
+
+    const confirmed = waitlist(["remove", "--email", "ask@example.com"], { input: "yes\n" });
+    expect(confirmed.status).toBe(0);
+    expect(countEntries()).toBe(0);
+  });
+
+  it("says so when nobody has that email, and changes nothing", () => {
+    seed({ email: "someone@example.com" });
+    const run = waitlist(["remove", "--email", "nobody@example.com", "--yes"]);
+    expect(run).toMatchObject({ status: 1, stderr: "No sign-up with the email nobody@example.com. Nothing removed.\n" });
+    expect(countEntries()).toBe(1);
+  });
+});
+
+describe("npm run waitlist: bad arguments", () => {
+  it.each([
+    [[], "Usage"],
+    [["launch"], 'Unknown command "launch".'],
+    [["list", "--colour", "red"], "Unknown option '--colour'"],
+    [["list", "--type", "roofing"], 'Unknown business type "roofing". Use one of: hvac, plumbing'],
+    [["list", "--size", "7"], 'Unknown company size "7".'],
+    [["list", "--since", "last tuesday"], '"last tuesday" is not a date. Use YYYY-MM-DD'],
+    [["list", "--limit", "0"], '--limit must be a positive whole number or "all", not "0".'],
+    [["stats", "extra"], "Unexpected argument 'extra'"],
+    [["export"], "export needs --format csv or --format json."],
+    [["export", "--format", "xlsx"], "export needs --format csv or --format json."],
+    [["remove"], "remove needs --email ADDRESS."],
+  ])("%j prints a short reason and the usage, exit 2", (args, reason) => {
+    seed({ company_name: "Untouched" });
+    const run = waitlist(args as string[]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(reason);
+    expect(run.stderr).toContain(USAGE_LINE);
+    expect(countEntries()).toBe(1);
+  });
+
+  it("prints the usage on request, exit 0", () => {
+    expect(waitlist(["--help"])).toMatchObject({ status: 0, stdout: expect.stringContaining(USAGE_LINE) });
+  });
+
+  it("explains a missing database instead of creating one", () => {
+    const missing = path.join(workDir, "no-such-dir", "waitlist.db");
+    const run = waitlist(["list"], { databaseUrl: `file:${missing}` });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("There is no waitlist database at");
+    expect(run.stderr).toContain("npm run db:migrate");
+  });
+});
