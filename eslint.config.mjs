@@ -11,5 +11,5 @@ export default defineConfig([
       "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
-  globalIgnores([".next/**", ".tmp/**", "lib/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"]),
+  globalIgnores(["**/.next/**", ".tmp/**", "**/next-env.d.ts", "test-results/**", "playwright-report/**", "bench/results/**"]),
 ]);

@@ -52,10 +52,28 @@ describe("POST /api/waitlist when the database fails", () => {
     const line = logged[0]!;
     expect(line).toContain(`request_id=${answer.body.request_id}`);
     expect(line).toContain("business_type=hvac");
-    expect(line).toContain("addToWaitlist"); // where it failed
+    expect(line).toContain("insertEntry"); // where it failed
     expect(line).not.toContain("867");
     expect(line).not.toContain("Gate code");
     expect(line).not.toContain(signup.email);
+  });
+
+  it("fails only the refused sign-up when it is committed together with others (group commit)", async () => {
+    sql(`CREATE TRIGGER refuse_inserts BEFORE INSERT ON waitlist_entries
+         WHEN NEW.email_normalized LIKE '%@fail.example' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    // Sent together, so they are written in one transaction.
+    const answers = await Promise.all(
+      ["one@ok.example", "two@fail.example", "three@ok.example", "one@ok.example"].map(async (email) =>
+        (await POST(jsonRequest(signupBody({ email })))).status,
+      ),
+    );
+    expect(answers).toEqual([201, 500, 201, 409]);
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.prepare("SELECT email FROM waitlist_entries ORDER BY id").all()).toEqual([{ email: "one@ok.example" }, { email: "three@ok.example" }]);
+    } finally {
+      db.close();
+    }
   });
 
   it("answers 500 when the table is missing, and says so in the log", async () => {

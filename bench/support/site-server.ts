@@ -39,11 +39,22 @@ export function freshDatabase(name: string): string {
   return file;
 }
 
-/** Builds the site unless a production build is already there. */
-export function ensureBuild(): void {
-  if (existsSync(path.join(".next", "BUILD_ID"))) return;
-  console.log("No production build found; running `npm run build` ...");
-  execFileSync("npm", ["run", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+export const HELLO_WORLD_DIR = path.join("bench", "hello-world");
+
+/** Builds the site unless a production build is already there (`fresh`: always). */
+export function ensureBuild(fresh = false): void {
+  if (!fresh && existsSync(path.join(".next", "BUILD_ID"))) return;
+  console.log("Building the site (npm run build) ...");
+  execFileSync("npm", ["run", "build"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+}
+
+/** Builds the hello-world fixture (bench/hello-world) with the same Next.js. */
+export function buildHelloWorld(): void {
+  console.log("Building the hello-world fixture (next build bench/hello-world) ...");
+  execFileSync(path.join("node_modules", ".bin", "next"), ["build", HELLO_WORLD_DIR], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
 }
 
 export function rssMiBOf(pid: number): number {
@@ -57,7 +68,7 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before serving`);
     try {
-      const response = await fetch(`${url}/api/waitlist/challenge`);
+      const response = await fetch(url);
       if (response.ok) return;
     } catch {
       // not listening yet
@@ -67,6 +78,11 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
   throw new Error(`server did not answer at ${url} within ${timeoutMs} ms`);
 }
 
+/** `next start` on the hello-world fixture. */
+export async function startHelloWorld(port: number): Promise<SiteServer> {
+  return startServerProcess(port, [path.join("node_modules", "next", "dist", "bin", "next"), "start", HELLO_WORLD_DIR, "--port", String(port), "--hostname", "127.0.0.1"], {}, "/");
+}
+
 export async function startSiteServer(options: {
   port: number;
   databaseFile: string;
@@ -74,17 +90,20 @@ export async function startSiteServer(options: {
   /** The script to run instead of server.ts (the load benchmark's baselines). */
   script?: string;
 }): Promise<SiteServer> {
-  const url = `http://127.0.0.1:${options.port}`;
   // node --import tsx: one process, so signals and /proc figures are the server's own.
+  return startServerProcess(
+    options.port,
+    ["--import", "tsx", options.script ?? "server.ts", "--port", String(options.port)],
+    { DATABASE_URL: `file:${options.databaseFile}`, ...options.env },
+    "/api/waitlist/challenge",
+  );
+}
+
+async function startServerProcess(port: number, args: string[], env: Record<string, string>, readyPath: string): Promise<SiteServer> {
+  const url = `http://127.0.0.1:${port}`;
   const probe = ["--expose-gc", "--require", path.resolve("bench/support/memory-probe.cjs")];
-  const child = spawn(process.execPath, [...probe, "--import", "tsx", options.script ?? "server.ts", "--port", String(options.port)], {
-    env: {
-      ...process.env,
-      DATABASE_URL: `file:${options.databaseFile}`,
-      NEXT_TELEMETRY_DISABLED: "1",
-      HOSTNAME: "127.0.0.1",
-      ...options.env,
-    },
+  const child = spawn(process.execPath, [...probe, ...args], {
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOSTNAME: "127.0.0.1", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -95,7 +114,7 @@ export async function startSiteServer(options: {
     stderr = (stderr + text).slice(-4_000);
   });
   try {
-    await waitUntilServing(url, child, 60_000);
+    await waitUntilServing(url + readyPath, child, 60_000);
   } catch (error) {
     child.kill("SIGKILL");
     throw new Error(`${(error as Error).message}\n${stderr}`);

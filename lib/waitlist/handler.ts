@@ -15,7 +15,7 @@ import { challengeSecret } from "../security/secret";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
 import { fieldErrorsOf, HONEYPOT_FIELD, waitlistSignupSchema, type WaitlistSignup } from "./schema";
-import { addToWaitlist, type WaitlistEntry } from "./store";
+import { addToWaitlistSoon, type WaitlistEntry } from "./store";
 import { createWebhookNotifier } from "./webhook";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -65,9 +65,15 @@ const TOO_LARGE = Symbol("too large");
 
 /** Reads at most `limit` bytes, so an oversized body is refused without being buffered. */
 async function readBody(request: Request, limit: number): Promise<string | typeof TOO_LARGE> {
-  const declared = Number(request.headers.get("content-length"));
+  const declaredHeader = request.headers.get("content-length");
+  const declared = Number(declaredHeader);
   if (Number.isFinite(declared) && declared > limit) return TOO_LARGE;
   if (!request.body) return "";
+  // With a Content-Length the HTTP parser has already bounded the body: read it in one go.
+  if (declaredHeader !== null && Number.isInteger(declared)) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    return bytes.byteLength > limit ? TOO_LARGE : utf8(bytes);
+  }
 
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -82,9 +88,12 @@ async function readBody(request: Request, limit: number): Promise<string | typeo
     }
     chunks.push(value);
   }
-  // fatal: invalid UTF-8 is a bad request, not text with replacement characters.
-  return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  return utf8(Buffer.concat(chunks));
 }
+
+// fatal: invalid UTF-8 is a bad request, not text with replacement characters.
+const decoder = new TextDecoder("utf-8", { fatal: true });
+const utf8 = (bytes: Uint8Array) => decoder.decode(bytes);
 
 function isPlainObject(value: unknown): value is Body {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -168,7 +177,7 @@ export function createSignupHandler(options: SignupHandlerOptions): (request: Re
       if (!parsed.success) return refuse(400, "invalid_fields", { fields: fieldErrorsOf(parsed.error) });
       signup = parsed.data;
 
-      const result = addToWaitlist(signup, check.id, db());
+      const result = await addToWaitlistSoon(signup, check.id, db());
       if (result.outcome === "duplicate") return refuse(409, "already_registered");
       if (result.outcome === "challenge_used") return refuse(400, "challenge_used");
       if (onCreated) {

@@ -44,17 +44,19 @@ export function timestamp(date: Date = new Date()): string {
   return date.toISOString().replace("Z", "+00:00");
 }
 
+type NewSignup = WaitlistSignup & Partial<SignupSource>;
+
 /**
  * Inserts a sign-up. Whether the email is already on the list, and whether the
  * security-question token was already used, are both decided by unique indexes
  * inside the one insert, never by a read before the write, so two simultaneous
  * requests cannot both get in.
  */
-export function addToWaitlist(
-  signup: WaitlistSignup & Partial<SignupSource>,
-  challengeId: string | null = null,
-  db: Db = getDb(),
-): StoreResult {
+export function addToWaitlist(signup: NewSignup, challengeId: string | null = null, db: Db = getDb()): StoreResult {
+  return insertEntry(db, signup, challengeId);
+}
+
+function insertEntry(db: Db, signup: NewSignup, challengeId: string | null): StoreResult {
   const fields = {
     ...signup,
     source_page: signup.source_page ?? null,
@@ -77,4 +79,68 @@ export function addToWaitlist(
     }
     throw error;
   }
+}
+
+type Pending = { signup: NewSignup; challengeId: string | null; resolve: (result: StoreResult) => void; reject: (error: unknown) => void };
+
+/**
+ * Group commit for the site's sign-ups. Every commit is synced to disk
+ * (synchronous=FULL, lib/sqlite.ts), and that sync is most of what an insert
+ * costs and blocks the server while it runs. Sign-ups that arrive during one
+ * turn of the event loop are written in one transaction with one sync, and
+ * each request is answered only after that commit, so nothing is acknowledged
+ * before it is on disk. A sign-up that fails on its own (a duplicate, a
+ * trigger) fails alone: SQLite undoes just that statement.
+ */
+class GroupCommitWriter {
+  private pending: Pending[] = [];
+  private readonly writeBatch: (batch: Pending[]) => StoreResult[];
+
+  constructor(db: Db) {
+    this.writeBatch = db.transaction((batch: Pending[]) =>
+      batch.map((item) => {
+        try {
+          return insertEntry(db, item.signup, item.challengeId);
+        } catch (error) {
+          item.reject(error);
+          return null as unknown as StoreResult;
+        }
+      }),
+    );
+  }
+
+  add(signup: NewSignup, challengeId: string | null): Promise<StoreResult> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.flush());
+      this.pending.push({ signup, challengeId, resolve, reject });
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    let results: StoreResult[];
+    try {
+      results = this.writeBatch(batch);
+    } catch (error) {
+      // The commit itself failed (disk full, I/O error): nothing in the batch was stored.
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      if (results[i]) item.resolve(results[i]);
+    });
+  }
+}
+
+const writers = new WeakMap<Db, GroupCommitWriter>();
+
+/** addToWaitlist for the running site: the same insert, committed together with others arriving at the same moment. */
+export function addToWaitlistSoon(signup: NewSignup, challengeId: string | null = null, db: Db = getDb()): Promise<StoreResult> {
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = new GroupCommitWriter(db);
+    writers.set(db, writer);
+  }
+  return writer.add(signup, challengeId);
 }

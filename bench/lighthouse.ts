@@ -1,0 +1,128 @@
+/**
+ * Page benchmark (docs/performance.md): Lighthouse 12 with the mobile and the
+ * desktop preset on /, /about, /careers of the production site and on the
+ * hello-world page of the same Next.js (bench/hello-world), alternating, in a
+ * fresh headless Chromium per run. Prints the median category scores and
+ * FCP, LCP, TBT, CLS and Speed Index per page, with each page's ratio to the
+ * hello-world page; full reports go to bench/results/ (ignored by git).
+ *
+ *   npm run bench:pages        LIGHTHOUSE_RUNS=5 by default; CHROME_PATH to use another Chromium
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import desktopConfig from "lighthouse/core/config/desktop-config.js";
+import { buildHelloWorld, ensureBuild, freshDatabase, startHelloWorld, startSiteServer } from "./support/site-server";
+
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
+const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+// environment.md: without these, Chromium floods the closed network with refused connections.
+const CHROME_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+const METRICS = {
+  FCP: "first-contentful-paint",
+  LCP: "largest-contentful-paint",
+  TBT: "total-blocking-time",
+  CLS: "cumulative-layout-shift",
+  SI: "speed-index",
+} as const;
+type Preset = "mobile" | "desktop";
+type Sample = Record<(typeof CATEGORIES)[number], number> & Record<keyof typeof METRICS, number>;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+async function audit(url: string, preset: Preset, reportFile: string): Promise<Sample> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+  try {
+    const result = await lighthouse(
+      url,
+      { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] },
+      preset === "desktop" ? desktopConfig : undefined,
+    );
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    writeFileSync(reportFile, result.report as string);
+    const { categories, audits, runtimeError } = result.lhr;
+    if (runtimeError) throw new Error(`${url}: ${runtimeError.code} ${runtimeError.message}`);
+    const sample = {} as Sample;
+    for (const category of CATEGORIES) sample[category] = categories[category]?.score ?? NaN;
+    for (const [name, id] of Object.entries(METRICS)) sample[name as keyof typeof METRICS] = audits[id]?.numericValue ?? NaN;
+    return sample;
+  } finally {
+    chrome.kill();
+  }
+}
+
+ensureBuild(true);
+buildHelloWorld();
+const site = await startSiteServer({ port: 3245, databaseFile: freshDatabase("bench-pages") });
+const hello = await startHelloWorld(3246);
+const targets = [
+  { name: "hello-world", url: `${hello.url}/` },
+  { name: "/", url: `${site.url}/` },
+  { name: "/about", url: `${site.url}/about` },
+  { name: "/careers", url: `${site.url}/careers` },
+];
+const resultsDir = path.join("bench", "results", `lighthouse-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+mkdirSync(resultsDir, { recursive: true });
+const samples = new Map<string, Sample[]>();
+
+try {
+  for (let run = 1; run <= RUNS; run += 1) {
+    for (const preset of ["mobile", "desktop"] as const) {
+      for (const target of targets) {
+        const file = path.join(resultsDir, `${preset}-${target.name.replace(/\W+/g, "") || "home"}-${run}.json`);
+        const sample = await audit(target.url, preset, file);
+        const key = `${preset} ${target.name}`;
+        samples.set(key, [...(samples.get(key) ?? []), sample]);
+        console.log(`run ${run} ${key}: performance ${sample.performance}, TBT ${sample.TBT.toFixed(0)} ms, CLS ${sample.CLS.toFixed(3)}`);
+      }
+    }
+  }
+} finally {
+  await Promise.all([site.stop(), hello.stop()]);
+}
+
+const medianOf = (key: string) => {
+  const list = samples.get(key)!;
+  return Object.fromEntries(Object.keys(list[0]!).map((field) => [field, median(list.map((s) => s[field as keyof Sample]))])) as Sample;
+};
+
+for (const preset of ["mobile", "desktop"] as const) {
+  const floor = medianOf(`${preset} hello-world`);
+  console.log(`\n${preset}: medians of ${RUNS} runs (ratio to hello-world in brackets)`);
+  console.log("page           perf   a11y   best   seo    FCP ms          LCP ms          TBT ms          CLS      SI ms");
+  for (const target of targets) {
+    const m = medianOf(`${preset} ${target.name}`);
+    const ratio = (field: keyof Sample) => (floor[field] ? ` (${(m[field] / floor[field]).toFixed(2)})` : "");
+    const metric = (field: keyof Sample) => `${m[field].toFixed(0)}${ratio(field)}`.padEnd(16);
+    console.log(
+      `${target.name.padEnd(13)} ${m.performance.toFixed(2).padStart(5)}  ${m.accessibility.toFixed(2).padStart(5)}  ${m["best-practices"].toFixed(2).padStart(5)}  ${m.seo.toFixed(2).padStart(5)}  ` +
+        `${metric("FCP")}${metric("LCP")}${metric("TBT")}${m.CLS.toFixed(3).padEnd(9)}${metric("SI")}`,
+    );
+  }
+  for (const target of targets.slice(1)) {
+    const m = medianOf(`${preset} ${target.name}`);
+    const checks = [
+      ...CATEGORIES.slice(1).map((c) => [`${c} 100`, m[c] === 1] as const),
+      preset === "desktop" ? (["performance 100", m.performance === 1] as const) : (["performance within 0.01 of hello-world", m.performance >= floor.performance - 0.01] as const),
+      ...(preset === "mobile" ? [["TBT <= 1.2 x hello-world", m.TBT <= 1.2 * Math.max(floor.TBT, 1)] as const] : []),
+      ["CLS 0", m.CLS === 0] as const,
+    ];
+    const missed = checks.filter(([, ok]) => !ok).map(([name]) => name);
+    console.log(`  ${target.name}: ${missed.length ? `MISSED ${missed.join(", ")}` : "all targets met"}`);
+  }
+}
+console.log(`\nFull reports: ${resultsDir}`);

@@ -1,0 +1,143 @@
+/**
+ * Sign-up load benchmark (docs/performance.md). On loopback, 32 connections of
+ * unique valid sign-ups against, in the same run:
+ *   - the production server's POST /api/waitlist (server.ts, the real route);
+ *   - the floor: an empty POST route in the same build that only reads the
+ *     body (app/api/bench/floor, switched on for this run only);
+ *   - context: a bare node:http + zod + better-sqlite3 server (bench/baseline-server.ts).
+ * Sign-up and floor rounds alternate so that machine noise hits both alike.
+ * Bot checks run in test mode (LOAD_TEST_ENV: a secret the load generator
+ * knows, no minimum time, a raised limit), set in the server's environment,
+ * which no visitor can reach. Every request is a different sign-up with its own
+ * freshly signed question, for all three targets alike.
+ *
+ *   npm run bench:signups      BENCH_SECONDS=10 BENCH_ROUNDS=3 by default
+ */
+import autocannon from "autocannon";
+import Database from "better-sqlite3";
+import { uniqueSignupBody } from "./support/signups";
+import { ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "./support/site-server";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 32;
+
+type Measurement = { rps: number; p50: number; p99: number; errors: number; created: number; peakMiB: number };
+
+/** Emails that got a 201 from the sign-up route, to look for in the database afterwards. */
+const acknowledged: string[] = [];
+
+async function load(server: SiteServer, path: string, seconds: number): Promise<Measurement> {
+  const statuses = new Map<number, number>();
+  let peakMiB = server.rssMiB();
+  const sampler = setInterval(() => (peakMiB = Math.max(peakMiB, server.rssMiB())), 100);
+  const result = await autocannon({
+    url: server.url + path,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 10,
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        setupRequest: (request, context) => {
+          const { email, body } = uniqueSignupBody("bench");
+          (context as { email?: string }).email = email;
+          return { ...request, body };
+        },
+        onResponse: (status, _body, context) => {
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          if (status === 201 && path === "/api/waitlist") acknowledged.push((context as { email: string }).email);
+        },
+      },
+    ],
+  });
+  clearInterval(sampler);
+  const created = statuses.get(201) ?? 0;
+  const refused = [...statuses].filter(([status]) => status !== 201).reduce((sum, [, n]) => sum + n, 0);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: refused + result.errors + result.timeouts,
+    created,
+    peakMiB,
+  };
+}
+
+/** Rows in the file, and how many acknowledged emails are not among them. */
+function checkStored(file: string): { rows: number; missing: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const stored = new Set((db.prepare("SELECT email FROM waitlist_entries").all() as { email: string }[]).map((row) => row.email));
+    return { rows: stored.size, missing: acknowledged.filter((email) => !stored.has(email)).length };
+  } finally {
+    db.close();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+function summary(name: string, runs: Measurement[]) {
+  return {
+    name,
+    rps: median(runs.map((run) => run.rps)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    created: runs.reduce((sum, run) => sum + run.created, 0),
+    peakMiB: Math.max(...runs.map((run) => run.peakMiB)),
+    each: runs.map((run) => run.rps.toFixed(0)).join(" / "),
+  };
+}
+
+ensureBuild(true);
+const siteDb = freshDatabase("bench-signups");
+const baselineDb = freshDatabase("bench-baseline");
+const site = await startSiteServer({ port: 3243, databaseFile: siteDb, env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1" } });
+const signupRuns: Measurement[] = [];
+const floorRuns: Measurement[] = [];
+let baselineRuns: Measurement[] = [];
+try {
+  console.log(`Warming up (${CONNECTIONS} connections, 3 s each) ...`);
+  await load(site, "/api/waitlist", 3);
+  await load(site, "/api/bench/floor", 3);
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    floorRuns.push(await load(site, "/api/bench/floor", SECONDS));
+    signupRuns.push(await load(site, "/api/waitlist", SECONDS));
+    console.log(`round ${round}: floor ${floorRuns.at(-1)!.rps.toFixed(0)} req/s, sign-ups ${signupRuns.at(-1)!.rps.toFixed(0)} req/s`);
+  }
+} finally {
+  await site.stop();
+}
+
+const baseline = await startSiteServer({ port: 3244, databaseFile: baselineDb, script: "bench/baseline-server.ts" });
+try {
+  await load(baseline, "/", 3);
+  baselineRuns = [await load(baseline, "/", SECONDS), await load(baseline, "/", SECONDS)];
+} finally {
+  await baseline.stop();
+}
+
+const { rows, missing } = checkStored(siteDb);
+const results = [summary("POST /api/waitlist (sign-up)", signupRuns), summary("empty route, same build (floor)", floorRuns), summary("bare node:http + zod + SQLite", baselineRuns)];
+const [signups, floor] = results as [ReturnType<typeof summary>, ReturnType<typeof summary>];
+
+console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, medians of ${ROUNDS} alternating runs (baseline: 2 runs)\n`);
+console.log("target                            req/s   p50 ms   p99 ms   errors   peak RSS MiB   each run req/s");
+for (const r of results) {
+  console.log(
+    `${r.name.padEnd(32)} ${r.rps.toFixed(0).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.errors).padStart(8)} ${r.peakMiB.toFixed(0).padStart(14)}   ${r.each}`,
+  );
+}
+console.log(
+  `\nsign-ups / floor: throughput ${(signups.rps / floor.rps).toFixed(3)} (target >= 0.85), ` +
+    `p99 ${(signups.p99 / floor.p99).toFixed(3)} (target <= 1.25)`,
+);
+// Requests still in flight when a run's time is up are stored but never answered, so rows may
+// exceed the 201s by up to the number of connections per run; an answered sign-up must never be missing.
+console.log(
+  `rows after the run: ${rows}; sign-ups answered 201: ${acknowledged.length}; answered but not stored: ${missing}` +
+    ` (${missing === 0 ? "every answered sign-up stored" : "LOST SIGN-UPS"})`,
+);
+if (missing > 0 || signups.errors > 0 || floor.errors > 0) process.exitCode = 1;
