@@ -1,5 +1,4 @@
 import type { Metadata, Viewport } from "next";
-import localFont from "next/font/local";
 import type { ReactNode } from "react";
 import { SiteFooter } from "@/components/site/site-footer";
 import { SiteHeader } from "@/components/site/site-header";
@@ -7,15 +6,6 @@ import { WaitlistProvider } from "@/components/waitlist/waitlist-provider";
 import { SITE } from "@/lib/content/site";
 import { parseEnv } from "@/lib/env";
 import "./globals.css";
-
-// Inter from an npm package: the Google font loader would download at build time,
-// which our machines cannot. next/font sizes a fallback to match, so no layout shift.
-const inter = localFont({
-  src: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
-  variable: "--font-inter",
-  weight: "100 900",
-  display: "swap",
-});
 
 // Site-wide defaults only: each page sets its own title, canonical URL and Open
 // Graph tags (lib/metadata.ts), so the 404 page does not claim to be the home page.
@@ -30,7 +20,7 @@ export const viewport: Viewport = { themeColor: "#0b1220" };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en" className={inter.variable}>
+    <html lang="en">
       <body className="flex min-h-dvh flex-col">
         <a
           href="#main"

@@ -6,7 +6,8 @@
  * FCP, LCP, TBT, CLS and Speed Index per page, with each page's ratio to the
  * hello-world page; full reports go to bench/results/ (ignored by git).
  *
- *   npm run bench:pages        LIGHTHOUSE_RUNS=5 by default; CHROME_PATH to use another Chromium
+ *   npm run bench:pages        LIGHTHOUSE_RUNS=5 by default; CHROME_PATH to use another Chromium;
+ *                              for a quick look: LIGHTHOUSE_PRESETS=mobile LIGHTHOUSE_PAGES=/,/about
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -65,26 +66,40 @@ async function audit(url: string, preset: Preset, reportFile: string): Promise<S
   }
 }
 
+/** Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP); such a run is repeated, up to twice. */
+async function auditWithRetry(url: string, preset: Preset, reportFile: string): Promise<Sample> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await audit(url, preset, reportFile);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.log(`  (repeating a run that failed: ${(error as Error).message.split("\n")[0]})`);
+    }
+  }
+}
+
 ensureBuild(true);
 buildHelloWorld();
 const site = await startSiteServer({ port: 3245, databaseFile: freshDatabase("bench-pages") });
 const hello = await startHelloWorld(3246);
+const onlyPages = process.env.LIGHTHOUSE_PAGES?.split(",");
+const PRESETS = (process.env.LIGHTHOUSE_PRESETS?.split(",") ?? ["mobile", "desktop"]) as Preset[];
 const targets = [
   { name: "hello-world", url: `${hello.url}/` },
   { name: "/", url: `${site.url}/` },
   { name: "/about", url: `${site.url}/about` },
   { name: "/careers", url: `${site.url}/careers` },
-];
+].filter((target) => target.name === "hello-world" || !onlyPages || onlyPages.includes(target.name));
 const resultsDir = path.join("bench", "results", `lighthouse-${new Date().toISOString().replace(/[:.]/g, "-")}`);
 mkdirSync(resultsDir, { recursive: true });
 const samples = new Map<string, Sample[]>();
 
 try {
   for (let run = 1; run <= RUNS; run += 1) {
-    for (const preset of ["mobile", "desktop"] as const) {
+    for (const preset of PRESETS) {
       for (const target of targets) {
         const file = path.join(resultsDir, `${preset}-${target.name.replace(/\W+/g, "") || "home"}-${run}.json`);
-        const sample = await audit(target.url, preset, file);
+        const sample = await auditWithRetry(target.url, preset, file);
         const key = `${preset} ${target.name}`;
         samples.set(key, [...(samples.get(key) ?? []), sample]);
         console.log(`run ${run} ${key}: performance ${sample.performance}, TBT ${sample.TBT.toFixed(0)} ms, CLS ${sample.CLS.toFixed(3)}`);
@@ -100,7 +115,7 @@ const medianOf = (key: string) => {
   return Object.fromEntries(Object.keys(list[0]!).map((field) => [field, median(list.map((s) => s[field as keyof Sample]))])) as Sample;
 };
 
-for (const preset of ["mobile", "desktop"] as const) {
+for (const preset of PRESETS) {
   const floor = medianOf(`${preset} hello-world`);
   console.log(`\n${preset}: medians of ${RUNS} runs (ratio to hello-world in brackets)`);
   console.log("page           perf   a11y   best   seo    FCP ms          LCP ms          TBT ms          CLS      SI ms");
