@@ -94,16 +94,16 @@ type Pending = { signup: NewSignup; challengeId: string | null; resolve: (result
  */
 class GroupCommitWriter {
   private pending: Pending[] = [];
-  private readonly writeBatch: (batch: Pending[]) => StoreResult[];
+  /** One transaction: each row's result, or its error (a failed row does not undo the others). */
+  private readonly writeBatch: (batch: Pending[]) => ({ ok: StoreResult } | { error: unknown })[];
 
   constructor(db: Db) {
     this.writeBatch = db.transaction((batch: Pending[]) =>
       batch.map((item) => {
         try {
-          return insertEntry(db, item.signup, item.challengeId);
+          return { ok: insertEntry(db, item.signup, item.challengeId) };
         } catch (error) {
-          item.reject(error);
-          return null as unknown as StoreResult;
+          return { error };
         }
       }),
     );
@@ -119,16 +119,19 @@ class GroupCommitWriter {
   private flush(): void {
     const batch = this.pending;
     this.pending = [];
-    let results: StoreResult[];
+    let outcomes: ReturnType<typeof this.writeBatch>;
     try {
-      results = this.writeBatch(batch);
+      outcomes = this.writeBatch(batch);
     } catch (error) {
       // The commit itself failed (disk full, I/O error): nothing in the batch was stored.
       for (const item of batch) item.reject(error);
       return;
     }
+    // Answered only now, after the commit: an acknowledged sign-up is on disk.
     batch.forEach((item, i) => {
-      if (results[i]) item.resolve(results[i]);
+      const outcome = outcomes[i]!;
+      if ("ok" in outcome) item.resolve(outcome.ok);
+      else item.reject(outcome.error);
     });
   }
 }
