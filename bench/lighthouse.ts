@@ -14,20 +14,13 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
+import { CHROMIUM_FLAGS, chromiumPath } from "../e2e/support/browser";
 import { buildHelloWorld, ensureBuild, freshDatabase, startHelloWorld, startSiteServer } from "./support/site-server";
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
-const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-// environment.md: without these, Chromium floods the closed network with refused connections.
-const CHROME_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+// The same Chromium and flags as the end-to-end tests; CHROME_PATH (Lighthouse's own name) also works.
+const CHROME_PATH = process.env.CHROME_PATH ?? chromiumPath() ?? "/usr/bin/chromium";
+const CHROME_FLAGS = ["--headless=new", ...CHROMIUM_FLAGS];
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 const METRICS = {
   FCP: "first-contentful-paint",

@@ -233,18 +233,22 @@ const COMMANDS: Record<string, (db: Db, args: string[], io: CliIo) => Promise<nu
   remove,
 };
 
-/** Whether `argv` names a command, so main.ts can refuse bad usage before opening the database. */
-export function commandOf(argv: string[]): string | undefined {
+/**
+ * Runs one command; returns the exit code. Bad usage: the reason and the usage
+ * on stderr, 2. The database is opened only for a command that exists, and closed after.
+ */
+export async function runCli(argv: string[], openDb: () => Db, io: CliIo): Promise<number> {
   const [command] = argv;
-  return command && Object.hasOwn(COMMANDS, command) ? command : undefined;
-}
-
-/** Runs one command; returns the exit code. Bad usage: the reason and the usage on stderr, 2. */
-export async function runCli(argv: string[], db: Db, io: CliIo): Promise<number> {
-  const command = commandOf(argv);
   try {
-    if (!command) throw new UsageError(argv[0] ? `Unknown command "${argv[0]}".` : "Name a command.");
-    return await COMMANDS[command]!(db, argv.slice(1), io);
+    if (!command || !Object.hasOwn(COMMANDS, command)) {
+      throw new UsageError(command ? `Unknown command "${command}".` : "Name a command.");
+    }
+    const db = openDb();
+    try {
+      return await COMMANDS[command]!(db, argv.slice(1), io);
+    } finally {
+      db.close();
+    }
   } catch (error) {
     const isArgumentError = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
     if (!isArgumentError) throw error;

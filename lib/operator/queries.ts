@@ -4,7 +4,7 @@
  */
 import type { Db } from "../db";
 import { normalizeEmail } from "../waitlist/schema";
-import type { WaitlistEntry } from "../waitlist/store";
+import { timestamp, type WaitlistEntry } from "../waitlist/store";
 
 /** Every column an operator sees, in the order exports use. */
 export const ENTRY_COLUMNS = [
@@ -48,7 +48,7 @@ function whereClause(filters: ListFilters): { sql: string; params: unknown[] } {
   if (filters.since) {
     // created_at is ISO 8601 text in UTC, so text order is time order.
     conditions.push("created_at >= ?");
-    params.push(filters.since.toISOString().replace("Z", "+00:00"));
+    params.push(timestamp(filters.since));
   }
   if (filters.search) {
     const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -4,14 +4,15 @@
  * Requests without Origin (curl, server-to-server) are not browsers acting for
  * a visitor on another site, so they are let through to the other checks.
  */
-export function isForeignOrigin(request: Request, siteUrl: string): boolean {
+export function isForeignOrigin(request: Request, siteOrigin: string): boolean {
   const origin = request.headers.get("origin");
   if (origin === null) return false;
-  return !ownOrigins(request, siteUrl).has(origin.toLowerCase());
+  return !ownOrigins(request, siteOrigin).has(origin.toLowerCase());
 }
 
-function ownOrigins(request: Request, siteUrl: string): Set<string> {
-  const origins = new Set([new URL(siteUrl).origin, new URL(request.url).origin]);
+/** `siteOrigin`: the origin of SITE_URL, e.g. https://fieldcrew.app. */
+function ownOrigins(request: Request, siteOrigin: string): Set<string> {
+  const origins = new Set([siteOrigin, new URL(request.url).origin]);
   // The address the visitor's browser used, as the server (or a proxy in front of it) saw it.
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
   const protocol = request.headers.get("x-forwarded-proto") ?? new URL(request.url).protocol.replace(":", "");

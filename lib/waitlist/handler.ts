@@ -125,8 +125,9 @@ export function createSignupHandler(options: SignupHandlerOptions): (request: Re
   const now = options.now ?? Date.now;
   const db = options.db ?? getDb;
 
+  const siteOrigin = new URL(siteUrl).origin;
+
   return async function handleSignupRequest(request: Request): Promise<Response> {
-    const requestId = crypto.randomUUID();
     let signup: WaitlistSignup | undefined;
     try {
       // Every attempt counts, whatever becomes of it, so probing costs the same as signing up.
@@ -135,7 +136,7 @@ export function createSignupHandler(options: SignupHandlerOptions): (request: Re
       if (!decision.allowed) {
         return refuse(429, "rate_limited", {}, { "Retry-After": String(decision.retryAfterSeconds) });
       }
-      if (isForeignOrigin(request, siteUrl)) return refuse(403, "foreign_origin");
+      if (isForeignOrigin(request, siteOrigin)) return refuse(403, "foreign_origin");
       if (!isJsonContentType(request.headers.get("content-type"))) return refuse(415, "unsupported_media_type");
 
       let text: string | typeof TOO_LARGE;
@@ -189,6 +190,7 @@ export function createSignupHandler(options: SignupHandlerOptions): (request: Re
       }
       return accepted();
     } catch (error) {
+      const requestId = crypto.randomUUID();
       logFailure(requestId, error, signup);
       return refuse(500, "unexpected", { request_id: requestId });
     }
