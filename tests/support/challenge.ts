@@ -11,5 +11,5 @@ export function testSecret(): string {
 /** A question issued by the server (as GET /api/waitlist/challenge would) and its right answer. */
 export function solvedChallenge(options: { secret?: string; now?: number; previous?: string } = {}) {
   const issued = issueChallenge(options.secret ?? testSecret(), options.now ?? Date.now(), options.previous);
-  return { challenge_token: issued.token, challenge_answer: String(solve(issued.challenge)), issued };
+  return { challenge_token: issued.token, challenge_answer: String(solve(issued.challenge)) };
 }
