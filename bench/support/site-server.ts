@@ -4,6 +4,7 @@
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import path from "node:path";
 
 export const BENCH_SECRET = "bench-only-secret-not-for-production-0123456789";
@@ -99,8 +100,22 @@ export async function startSiteServer(options: {
   );
 }
 
+/** Throws if something already listens on the port: a server left over from an earlier run would be measured instead. */
+async function assertPortFree(port: number): Promise<void> {
+  const inUse = await new Promise<boolean>((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1" });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+  if (inUse) throw new Error(`port ${port} is already in use (a server from an earlier run?); stop it first, e.g. fuser -k ${port}/tcp`);
+}
+
 async function startServerProcess(port: number, args: string[], env: Record<string, string>, readyPath: string): Promise<SiteServer> {
   const url = `http://127.0.0.1:${port}`;
+  await assertPortFree(port);
   const probe = ["--expose-gc", "--require", path.resolve("bench/support/memory-probe.cjs")];
   const child = spawn(process.execPath, [...probe, ...args], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOSTNAME: "127.0.0.1", ...env },
