@@ -9,6 +9,9 @@ export default defineConfig([
     rules: {
       // A leading underscore marks a value left out on purpose (e.g. when omitting a key).
       "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // Site links are plain <a> on purpose: no per-link client component, no prefetching of
+      // every linked page (components/site/site-header.tsx, docs/performance.md).
+      "@next/next/no-html-link-for-pages": "off",
     },
   },
   globalIgnores(["**/.next/**", ".tmp/**", "**/next-env.d.ts", "test-results/**", "playwright-report/**", "bench/results/**"]),

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { HEADER_LINKS } from "@/lib/content/site";
 
@@ -20,17 +19,17 @@ export default function NotFound() {
           The link may be old or mistyped. Everything about FieldCrew is a click away from the home page.
         </p>
         <div className="mt-8">
-          <Link href="/" className={buttonClasses("dark", "lg")}>
+          <a href="/" className={buttonClasses("dark", "lg")}>
             Back to the home page
-          </Link>
+          </a>
         </div>
         <nav aria-label="Popular pages" className="mt-10">
           <ul className="flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm font-medium">
             {HEADER_LINKS.map((link) => (
               <li key={link.href}>
-                <Link href={link.href} className="text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline">
+                <a href={link.href} className="text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline">
                   {link.label}
-                </Link>
+                </a>
               </li>
             ))}
           </ul>

@@ -62,6 +62,26 @@ test.describe("the landing page", () => {
   });
 });
 
+test("a page fetches no other page until a link is followed, and the phone menu starts closed on the next page", async ({ page }) => {
+  const otherPages: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname !== "/" || url.search) if (["document", "fetch"].includes(request.resourceType())) otherPages.push(url.pathname + url.search);
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/", { waitUntil: "networkidle" });
+  await page.mouse.wheel(0, 4000);
+  await page.waitForLoadState("networkidle");
+  expect(otherPages).toEqual([]);
+
+  await page.locator("summary", { hasText: "Menu" }).click();
+  await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Careers" }).click();
+  await expect(page).toHaveURL(/\/careers$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Help the trades run better");
+  await expect(page.getByRole("navigation", { name: "Mobile" })).toBeHidden();
+  expect(otherPages).toEqual(["/careers"]);
+});
+
 test("the about page has the story, three values, two founders and the mission", async ({ page }) => {
   await page.goto("/about");
   await expect(page).toHaveTitle(/About FieldCrew/);

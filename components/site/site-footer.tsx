@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { FOOTER_LINKS, SITE } from "@/lib/content/site";
 import { Logo } from "./logo";
 
@@ -24,9 +23,9 @@ export function SiteFooter() {
             <ul className="mt-4 space-y-3">
               {group.links.map((link) => (
                 <li key={link.href}>
-                  <Link href={link.href} className="text-sm text-slate-400 hover:text-white">
+                  <a href={link.href} className="text-sm text-slate-400 hover:text-white">
                     {link.label}
-                  </Link>
+                  </a>
                 </li>
               ))}
             </ul>

@@ -1,5 +1,4 @@
 import { Menu } from "lucide-react";
-import Link from "next/link";
 import { JoinWaitlistButton } from "@/components/waitlist/join-waitlist-button";
 import { HEADER_LINKS } from "@/lib/content/site";
 import { Logo } from "./logo";
@@ -7,19 +6,24 @@ import { Logo } from "./logo";
 /**
  * The top navigation on every page. On small screens the links fold into a
  * <details> menu, which needs no JavaScript.
+ *
+ * Site links are plain <a> elements, not next/link: a page change loads the
+ * next static page (the framework's scripts are already cached), so no page
+ * prefetches every page it links to or hydrates a component per link, and the
+ * phone menu starts closed on the new page (docs/performance.md).
  */
 export function SiteHeader() {
   return (
-    <header className="sticky top-0 z-40 border-b border-white/10 bg-ink-950/95 backdrop-blur supports-[backdrop-filter]:bg-ink-950/85">
+    <header className="sticky top-0 z-40 border-b border-white/10 bg-ink-950">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <Logo />
         <nav aria-label="Main" className="hidden md:block">
           <ul className="flex items-center gap-1">
             {HEADER_LINKS.map((link) => (
               <li key={link.href}>
-                <Link href={link.href} className="rounded-md px-3 py-2 text-sm font-medium text-slate-300 hover:bg-white/10 hover:text-white">
+                <a href={link.href} className="rounded-md px-3 py-2 text-sm font-medium text-slate-300 hover:bg-white/10 hover:text-white">
                   {link.label}
-                </Link>
+                </a>
               </li>
             ))}
           </ul>
@@ -35,9 +39,9 @@ export function SiteHeader() {
               <ul>
                 {HEADER_LINKS.map((link) => (
                   <li key={link.href}>
-                    <Link href={link.href} className="block rounded-lg px-3 py-2.5 text-base font-medium text-slate-800 hover:bg-slate-100">
+                    <a href={link.href} className="block rounded-lg px-3 py-2.5 text-base font-medium text-slate-800 hover:bg-slate-100">
                       {link.label}
-                    </Link>
+                    </a>
                   </li>
                 ))}
               </ul>
