@@ -19,8 +19,8 @@ const WaitlistDialog = lazy(loadDialog);
 
 /**
  * Owns whether the waitlist dialog is open, for every page (spec section 2: the
- * page controls open and closed). Lives in the root layout, so the dialog and
- * what the visitor typed survive navigation between pages.
+ * page controls open and closed). Lives in the root layout; its state lasts as
+ * long as the page (site links are full page loads, docs/performance.md).
  */
 export function WaitlistProvider({ children }: { children: ReactNode }) {
   const [isOpen, setIsOpen] = useState(false);
