@@ -12,10 +12,11 @@ export function isForeignOrigin(request: Request, siteOrigin: string): boolean {
 
 /** `siteOrigin`: the origin of SITE_URL, e.g. https://fieldcrew.app. */
 function ownOrigins(request: Request, siteOrigin: string): Set<string> {
-  const origins = new Set([siteOrigin, new URL(request.url).origin]);
+  const requestUrl = new URL(request.url);
+  const origins = new Set([siteOrigin, requestUrl.origin]);
   // The address the visitor's browser used, as the server (or a proxy in front of it) saw it.
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  const protocol = request.headers.get("x-forwarded-proto") ?? new URL(request.url).protocol.replace(":", "");
+  const protocol = request.headers.get("x-forwarded-proto") ?? requestUrl.protocol.replace(":", "");
   if (host) {
     try {
       origins.add(new URL(`${protocol}://${host}`).origin);
