@@ -66,7 +66,8 @@ test("a page fetches no other page until a link is followed, and the phone menu 
   const otherPages: string[] = [];
   page.on("request", (request) => {
     const url = new URL(request.url());
-    if (url.pathname !== "/" || url.search) if (["document", "fetch"].includes(request.resourceType())) otherPages.push(url.pathname + url.search);
+    const isPage = ["document", "fetch"].includes(request.resourceType());
+    if (isPage && (url.pathname !== "/" || url.search)) otherPages.push(url.pathname + url.search);
   });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/", { waitUntil: "networkidle" });
