@@ -135,4 +135,13 @@ test.describe("security headers", () => {
       expect(csp).not.toContain("unsafe-inline");
     });
   }
+
+  test("a build file carries the short policy, not the pages' script hashes", async ({ request }) => {
+    const html = await (await request.get("/")).text();
+    const stylesheet = html.match(/href="(\/_next\/static\/[^"]+\.css)"/)?.[1];
+    expect(stylesheet).toBeDefined();
+    const headers = (await request.get(stylesheet!)).headers();
+    expect(headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+  });
 });

@@ -98,6 +98,13 @@ describe("security headers", () => {
       const fallback = policies.forPath("/no-such-page");
       for (const script of ["home()", "about()", "deep()", "missing()"]) expect(fallback).toContain(hash(script));
     });
+
+    it("give the build's script and style files a short policy that allows nothing", () => {
+      for (const file of ["/_next/static/chunks/0abc.js", "/_next/static/chunks/1def.css"]) {
+        expect(policies.forPath(file)).toBe("default-src 'none'; frame-ancestors 'none'");
+      }
+      expect(policies.forPath("/_next/data/x.json")).toContain(hash("home()"));
+    });
   });
 });
 
