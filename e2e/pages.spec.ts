@@ -83,6 +83,30 @@ test("a page fetches no other page until a link is followed, and the phone menu 
   expect(otherPages).toEqual(["/careers"]);
 });
 
+test("the phone menu closes on an in-page choice, on Escape and on a tap elsewhere", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/", { waitUntil: "networkidle" });
+  const menuButton = page.locator("summary", { hasText: "Menu" });
+  const menu = page.getByRole("navigation", { name: "Mobile" });
+
+  await menuButton.click();
+  await menu.getByRole("link", { name: "Pricing" }).click();
+  await expect(page).toHaveURL(/\/#pricing$/);
+  await expect(menu).toBeHidden();
+  await expect(page.locator("#pricing")).toBeInViewport();
+
+  await menuButton.click();
+  await expect(menu).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(menu).toBeHidden();
+  await expect(menuButton).toBeFocused();
+
+  await menuButton.click();
+  await expect(menu).toBeVisible();
+  await page.mouse.click(16, 700); // the page's left edge, beside the right-aligned menu
+  await expect(menu).toBeHidden();
+});
+
 test("the about page has the story, three values, two founders and the mission", async ({ page }) => {
   await page.goto("/about");
   await expect(page).toHaveTitle(/About FieldCrew/);

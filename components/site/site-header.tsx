@@ -2,6 +2,7 @@ import { Menu } from "lucide-react";
 import { JoinWaitlistButton } from "@/components/waitlist/join-waitlist-button";
 import { HEADER_LINKS } from "@/lib/content/site";
 import { Logo } from "./logo";
+import { PhoneMenu } from "./phone-menu";
 
 /**
  * The top navigation on every page. On small screens the links fold into a
@@ -30,7 +31,7 @@ export function SiteHeader() {
         </nav>
         <div className="flex items-center gap-2">
           <JoinWaitlistButton size="sm">Join Waitlist</JoinWaitlistButton>
-          <details className="group relative md:hidden">
+          <PhoneMenu className="relative md:hidden">
             <summary className="flex size-10 cursor-pointer list-none items-center justify-center rounded-lg text-slate-200 hover:bg-white/10 [&::-webkit-details-marker]:hidden">
               <Menu aria-hidden="true" className="size-6" />
               <span className="sr-only">Menu</span>
@@ -46,7 +47,7 @@ export function SiteHeader() {
                 ))}
               </ul>
             </nav>
-          </details>
+          </PhoneMenu>
         </div>
       </div>
     </header>
