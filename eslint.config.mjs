@@ -12,6 +12,12 @@ export default defineConfig([
       // Site links are plain <a> on purpose: no per-link client component, no prefetching of
       // every linked page (components/site/site-header.tsx, docs/performance.md).
       "@next/next/no-html-link-for-pages": "off",
+      // lucide-react's icons are client components; components/ui/icon.tsx draws the same icons
+      // from the `lucide` package's data without sending them through hydration.
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "lucide-react", message: "Use <Icon node={…} /> from @/components/ui/icon with icons from \"lucide\"." }] },
+      ],
     },
   },
   globalIgnores(["**/.next/**", ".tmp/**", "**/next-env.d.ts", "test-results/**", "playwright-report/**", "bench/results/**"]),

@@ -1,8 +1,9 @@
-import { Handshake, HeartHandshake, Sparkles, type LucideIcon } from "lucide-react";
+import { Handshake, HeartHandshake, Sparkles, type IconNode } from "lucide";
+import { Icon } from "@/components/ui/icon";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { FOUNDERS, MISSION, STORY, VALUES, type Value } from "@/lib/content/about";
 
-const VALUE_ICONS: Record<Value["title"], LucideIcon> = {
+const VALUE_ICONS: Record<Value["title"], IconNode> = {
   "Service First": HeartHandshake,
   Simplicity: Sparkles,
   Authenticity: Handshake,
@@ -29,18 +30,15 @@ export function Values() {
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
         <SectionHeading id="values-title" eyebrow="Our values" title="What we hold ourselves to" />
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
-          {VALUES.map((value) => {
-            const Icon = VALUE_ICONS[value.title];
-            return (
-              <li key={value.title} className="rounded-2xl bg-white p-7 ring-1 ring-slate-200">
-                <span className="flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
-                  <Icon aria-hidden="true" className="size-6" />
-                </span>
-                <h3 className="mt-5 text-lg font-semibold text-slate-900">{value.title}</h3>
-                <p className="mt-2 leading-7 text-slate-600">{value.description}</p>
-              </li>
-            );
-          })}
+          {VALUES.map((value) => (
+            <li key={value.title} className="rounded-2xl bg-white p-7 ring-1 ring-slate-200">
+              <span className="flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
+                <Icon node={VALUE_ICONS[value.title]} className="size-6" />
+              </span>
+              <h3 className="mt-5 text-lg font-semibold text-slate-900">{value.title}</h3>
+              <p className="mt-2 leading-7 text-slate-600">{value.description}</p>
+            </li>
+          ))}
         </ul>
       </div>
     </section>

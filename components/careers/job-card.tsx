@@ -1,13 +1,14 @@
-import { Briefcase, Check, Clock, MapPin, Wallet } from "lucide-react";
+import { Briefcase, Check, Clock, MapPin, Wallet } from "lucide";
+import { Icon } from "@/components/ui/icon";
 import type { Job } from "@/lib/content/careers";
 
 export function JobCard({ job }: { job: Job }) {
   const titleId = `job-${job.id}`;
   const facts = [
-    { label: "Department", value: job.department, Icon: Briefcase },
-    { label: "Location", value: job.location, Icon: MapPin },
-    { label: "Type", value: job.type, Icon: Clock },
-    { label: "Salary", value: job.salary, Icon: Wallet },
+    { label: "Department", value: job.department, icon: Briefcase },
+    { label: "Location", value: job.location, icon: MapPin },
+    { label: "Type", value: job.type, icon: Clock },
+    { label: "Salary", value: job.salary, icon: Wallet },
   ];
   return (
     <article aria-labelledby={titleId} className="rounded-2xl bg-white p-6 ring-1 ring-slate-200 sm:p-8">
@@ -17,9 +18,9 @@ export function JobCard({ job }: { job: Job }) {
             {job.title}
           </h3>
           <ul className="mt-3 flex flex-wrap gap-x-5 gap-y-2 text-sm text-slate-700">
-            {facts.map(({ label, value, Icon }) => (
+            {facts.map(({ label, value, icon }) => (
               <li key={label} className={`flex items-center gap-1.5 ${label === "Salary" ? "font-semibold text-slate-900" : ""}`}>
-                <Icon aria-hidden="true" className="size-4 text-slate-500" />
+                <Icon node={icon} className="size-4 text-slate-500" />
                 <span className="sr-only">{label}: </span>
                 {value}
               </li>
@@ -51,7 +52,7 @@ function List({ title, items }: { title: string; items: readonly string[] }) {
       <ul className="mt-3 space-y-2">
         {items.map((item) => (
           <li key={item} className="flex gap-2 text-sm text-slate-700">
-            <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-700" />
+            <Icon node={Check} className="mt-0.5 size-4 shrink-0 text-brand-700" />
             {item}
           </li>
         ))}

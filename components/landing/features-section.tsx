@@ -1,8 +1,9 @@
-import { BellRing, CalendarCheck, ChartColumnIncreasing, Check, Clock, ReceiptText, Users, type LucideIcon } from "lucide-react";
+import { BellRing, CalendarCheck, ChartColumnIncreasing, Check, Clock, ReceiptText, Users, type IconNode } from "lucide";
+import { Icon } from "@/components/ui/icon";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { FEATURES, type FeatureIcon } from "@/lib/content/features";
 
-const ICONS: Record<FeatureIcon, LucideIcon> = {
+const ICONS: Record<FeatureIcon, IconNode> = {
   calendar: CalendarCheck,
   receipt: ReceiptText,
   bell: BellRing,
@@ -22,26 +23,23 @@ export function FeaturesSection() {
           intro="Six tools that work together, so the office, the trucks and the books always agree."
         />
         <ul className="mt-14 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {FEATURES.map((feature) => {
-            const Icon = ICONS[feature.icon];
-            return (
-              <li key={feature.title} className="rounded-2xl border border-slate-200 bg-slate-50/60 p-6 transition-shadow hover:shadow-md">
-                <span className="flex size-11 items-center justify-center rounded-xl bg-ink-950 text-brand-400">
-                  <Icon aria-hidden="true" className="size-6" />
-                </span>
-                <h3 className="mt-5 text-lg font-semibold text-slate-900">{feature.title}</h3>
-                <p className="mt-2 leading-7 text-slate-600">{feature.description}</p>
-                <ul className="mt-4 space-y-2">
-                  {feature.points.map((point) => (
-                    <li key={point} className="flex gap-2 text-sm text-slate-700">
-                      <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-700" />
-                      {point}
-                    </li>
-                  ))}
-                </ul>
-              </li>
-            );
-          })}
+          {FEATURES.map((feature) => (
+            <li key={feature.title} className="rounded-2xl border border-slate-200 bg-slate-50/60 p-6 transition-shadow hover:shadow-md">
+              <span className="flex size-11 items-center justify-center rounded-xl bg-ink-950 text-brand-400">
+                <Icon node={ICONS[feature.icon]} className="size-6" />
+              </span>
+              <h3 className="mt-5 text-lg font-semibold text-slate-900">{feature.title}</h3>
+              <p className="mt-2 leading-7 text-slate-600">{feature.description}</p>
+              <ul className="mt-4 space-y-2">
+                {feature.points.map((point) => (
+                  <li key={point} className="flex gap-2 text-sm text-slate-700">
+                    <Icon node={Check} className="mt-0.5 size-4 shrink-0 text-brand-700" />
+                    {point}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
         </ul>
       </div>
     </section>

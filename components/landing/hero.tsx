@@ -1,5 +1,6 @@
-import { ArrowRight, Check } from "lucide-react";
+import { ArrowRight, Check } from "lucide";
 import { BrandGlow } from "@/components/ui/brand-glow";
+import { Icon } from "@/components/ui/icon";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { JoinWaitlistButton } from "@/components/waitlist/join-waitlist-button";
 import { FIGURES } from "@/lib/content/site";
@@ -30,7 +31,7 @@ export function Hero() {
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             <JoinWaitlistButton size="lg">
               Join the Waitlist
-              <ArrowRight aria-hidden="true" className="size-5" />
+              <Icon node={ArrowRight} className="size-5" />
             </JoinWaitlistButton>
             <a href="#features" className={buttonClasses("ghostOnDark", "lg")}>
               See what it does
@@ -42,7 +43,7 @@ export function Hero() {
           <ul className="mt-4 flex flex-col gap-2 text-sm text-slate-300 sm:flex-row sm:flex-wrap sm:gap-x-6">
             {PROMISES.map((promise) => (
               <li key={promise} className="flex items-center gap-2">
-                <Check aria-hidden="true" className="size-4 text-brand-400" />
+                <Icon node={Check} className="size-4 text-brand-400" />
                 {promise}
               </li>
             ))}

@@ -1,4 +1,5 @@
-import { Check } from "lucide-react";
+import { Check } from "lucide";
+import { Icon } from "@/components/ui/icon";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { JoinWaitlistButton } from "@/components/waitlist/join-waitlist-button";
 import { PLANS, techniciansLabel, type Plan } from "@/lib/content/plans";
@@ -61,7 +62,7 @@ function PlanCard({ plan }: { plan: Plan }) {
       <ul className="mt-4 flex-1 space-y-3">
         {plan.features.map((feature) => (
           <li key={feature} className={`flex gap-2 text-sm ${popular ? "text-slate-200" : "text-slate-700"}`}>
-            <Check aria-hidden="true" className={`mt-0.5 size-4 shrink-0 ${popular ? "text-brand-400" : "text-brand-700"}`} />
+            <Icon node={Check} className={`mt-0.5 size-4 shrink-0 ${popular ? "text-brand-400" : "text-brand-700"}`} />
             {feature}
           </li>
         ))}

@@ -1,4 +1,5 @@
-import { Menu } from "lucide-react";
+import { Menu } from "lucide";
+import { Icon } from "@/components/ui/icon";
 import { JoinWaitlistButton } from "@/components/waitlist/join-waitlist-button";
 import { HEADER_LINKS } from "@/lib/content/site";
 import { Logo } from "./logo";
@@ -33,7 +34,7 @@ export function SiteHeader() {
           <JoinWaitlistButton size="sm">Join Waitlist</JoinWaitlistButton>
           <PhoneMenu className="relative md:hidden">
             <summary className="flex size-10 cursor-pointer list-none items-center justify-center rounded-lg text-slate-200 hover:bg-white/10 [&::-webkit-details-marker]:hidden">
-              <Menu aria-hidden="true" className="size-6" />
+              <Icon node={Menu} className="size-6" />
               <span className="sr-only">Menu</span>
             </summary>
             <nav aria-label="Mobile" className="absolute right-0 mt-2 w-56 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">

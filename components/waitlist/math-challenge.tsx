@@ -1,6 +1,7 @@
 "use client";
 
-import { RefreshCw } from "lucide-react";
+import { RefreshCw } from "lucide";
+import { Icon } from "@/components/ui/icon";
 import { questionOf } from "@/lib/waitlist/challenge";
 import { VISITOR_MESSAGES } from "@/lib/waitlist/messages";
 import { controlClasses } from "./form-field";
@@ -65,7 +66,7 @@ export function MathChallenge({ id, challenge, answer, error, onRegenerate, onAn
           disabled={loading}
           className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-200 hover:text-slate-900 disabled:opacity-60"
         >
-          <RefreshCw aria-hidden="true" className="size-4" />
+          <Icon node={RefreshCw} className="size-4" />
           New question
         </button>
       </div>

@@ -1,8 +1,9 @@
 "use client";
 
-import { CircleCheck, X } from "lucide-react";
+import { CircleCheck, X } from "lucide";
 import { useEffect, useId, useRef, useState } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
+import { Icon } from "@/components/ui/icon";
 import { FIGURES } from "@/lib/content/site";
 import type { WaitlistSignup } from "@/lib/waitlist/schema";
 import { WaitlistForm } from "./waitlist-form";
@@ -61,12 +62,12 @@ export default function WaitlistDialog({ isOpen, openCount, onClose }: Props) {
           aria-label="Close"
           className="absolute top-3 right-3 rounded-lg p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-900"
         >
-          <X aria-hidden="true" className="size-5" />
+          <Icon node={X} className="size-5" />
         </button>
 
         {signedUp ? (
           <div className="py-4 text-center sm:py-8">
-            <CircleCheck aria-hidden="true" className="mx-auto size-14 text-emerald-600" />
+            <Icon node={CircleCheck} className="mx-auto size-14 text-emerald-600" />
             <h2 id={titleId} tabIndex={-1} data-initial-focus className="mt-4 text-2xl font-bold text-slate-900 sm:text-3xl">
               You&apos;re On The List!
             </h2>
