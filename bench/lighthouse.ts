@@ -94,7 +94,8 @@ mkdirSync(resultsDir, { recursive: true });
 const samples = new Map<string, Sample[]>();
 
 try {
-  for (let run = 1; run <= Math.max(...PRESETS.map((preset) => RUNS[preset])); run += 1) {
+  const rounds = Math.max(...PRESETS.map((preset) => RUNS[preset]));
+  for (let run = 1; run <= rounds; run += 1) {
     for (const preset of PRESETS.filter((preset) => run <= RUNS[preset])) {
       for (const target of targets) {
         const file = path.join(resultsDir, `${preset}-${target.name.replace(/\W+/g, "") || "home"}-${run}.json`);

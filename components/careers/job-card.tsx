@@ -1,4 +1,5 @@
-import { Briefcase, Check, Clock, MapPin, Wallet } from "lucide";
+import { Briefcase, Clock, MapPin, Wallet } from "lucide";
+import { CheckItem } from "@/components/ui/check-item";
 import { Icon } from "@/components/ui/icon";
 import type { Job } from "@/lib/content/careers";
 
@@ -51,10 +52,7 @@ function List({ title, items }: { title: string; items: readonly string[] }) {
       <h4 className="text-sm font-semibold text-slate-900">{title}</h4>
       <ul className="mt-3 space-y-2">
         {items.map((item) => (
-          <li key={item} className="flex gap-2 text-sm text-slate-700">
-            <Icon node={Check} className="mt-0.5 size-4 shrink-0 text-brand-700" />
-            {item}
-          </li>
+          <CheckItem key={item}>{item}</CheckItem>
         ))}
       </ul>
     </div>

@@ -1,4 +1,5 @@
-import { BellRing, CalendarCheck, ChartColumnIncreasing, Check, Clock, ReceiptText, Users, type IconNode } from "lucide";
+import { BellRing, CalendarCheck, ChartColumnIncreasing, Clock, ReceiptText, Users, type IconNode } from "lucide";
+import { CheckItem } from "@/components/ui/check-item";
 import { Icon } from "@/components/ui/icon";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { FEATURES, type FeatureIcon } from "@/lib/content/features";
@@ -32,10 +33,7 @@ export function FeaturesSection() {
               <p className="mt-2 leading-7 text-slate-600">{feature.description}</p>
               <ul className="mt-4 space-y-2">
                 {feature.points.map((point) => (
-                  <li key={point} className="flex gap-2 text-sm text-slate-700">
-                    <Icon node={Check} className="mt-0.5 size-4 shrink-0 text-brand-700" />
-                    {point}
-                  </li>
+                  <CheckItem key={point}>{point}</CheckItem>
                 ))}
               </ul>
             </li>

@@ -1,7 +1,7 @@
 import { ArrowRight, Check } from "lucide";
 import { BrandGlow } from "@/components/ui/brand-glow";
-import { Icon } from "@/components/ui/icon";
 import { buttonClasses } from "@/components/ui/button-styles";
+import { Icon } from "@/components/ui/icon";
 import { JoinWaitlistButton } from "@/components/waitlist/join-waitlist-button";
 import { FIGURES } from "@/lib/content/site";
 

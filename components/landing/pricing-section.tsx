@@ -1,5 +1,4 @@
-import { Check } from "lucide";
-import { Icon } from "@/components/ui/icon";
+import { CheckItem } from "@/components/ui/check-item";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { JoinWaitlistButton } from "@/components/waitlist/join-waitlist-button";
 import { PLANS, techniciansLabel, type Plan } from "@/lib/content/plans";
@@ -61,10 +60,9 @@ function PlanCard({ plan }: { plan: Plan }) {
       <p className={`mt-6 font-semibold ${popular ? "text-brand-300" : "text-brand-800"}`}>{techniciansLabel(plan)}</p>
       <ul className="mt-4 flex-1 space-y-3">
         {plan.features.map((feature) => (
-          <li key={feature} className={`flex gap-2 text-sm ${popular ? "text-slate-200" : "text-slate-700"}`}>
-            <Icon node={Check} className={`mt-0.5 size-4 shrink-0 ${popular ? "text-brand-400" : "text-brand-700"}`} />
+          <CheckItem key={feature} onDark={popular}>
             {feature}
-          </li>
+          </CheckItem>
         ))}
       </ul>
       <JoinWaitlistButton variant={popular ? "primary" : "outline"} className="mt-8 w-full">

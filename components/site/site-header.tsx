@@ -7,7 +7,8 @@ import { PhoneMenu } from "./phone-menu";
 
 /**
  * The top navigation on every page. On small screens the links fold into a
- * <details> menu, which needs no JavaScript.
+ * <details> menu, which works without JavaScript; PhoneMenu adds closing it
+ * on a choice, on Escape and on a tap elsewhere.
  *
  * Site links are plain <a> elements, not next/link: a page change loads the
  * next static page (the framework's scripts are already cached), so no page

@@ -23,7 +23,7 @@ function pathnameOf(htmlFile: string): string | undefined {
  * of them cost about 1.1 kB of headers per file, 6-7 kB per page load
  * (docs/performance.md); this one still locks down a file opened on its own.
  */
-export const BUILD_FILE_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const BUILD_FILE_POLICY = "default-src 'none'; frame-ancestors 'none'";
 const BUILD_FILES = "/_next/static/";
 
 /**
