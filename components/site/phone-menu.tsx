@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 
 type Props = { className?: string; children: ReactNode };
 
@@ -10,19 +10,21 @@ type Props = { className?: string; children: ReactNode };
  * links is chosen (an in-page link such as "Pricing" on the home page loads
  * nothing, so the menu would otherwise stay open over the section), on Escape
  * (focus goes back to the menu button), and on a tap or click anywhere else.
+ *
+ * The page-wide listeners stay on and ask the element whether it is open, so
+ * an Escape pressed right after opening is never missed.
  */
 export function PhoneMenu({ className, children }: Props) {
   const menuRef = useRef<HTMLDetailsElement>(null);
-  const [open, setOpen] = useState(false);
 
   useEffect(() => {
     const menu = menuRef.current;
-    if (!open || !menu) return;
+    if (!menu) return;
     const closeIfOutside = (event: PointerEvent) => {
-      if (!menu.contains(event.target as Node)) menu.open = false;
+      if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
     };
     const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
+      if (!menu.open || event.key !== "Escape") return;
       menu.open = false;
       menu.querySelector("summary")?.focus();
     };
@@ -32,13 +34,12 @@ export function PhoneMenu({ className, children }: Props) {
       document.removeEventListener("pointerdown", closeIfOutside);
       document.removeEventListener("keydown", closeOnEscape);
     };
-  }, [open]);
+  }, []);
 
   return (
     <details
       ref={menuRef}
       className={className}
-      onToggle={(event) => setOpen(event.currentTarget.open)}
       onClick={(event) => {
         if ((event.target as Element).closest("a")) event.currentTarget.open = false;
       }}
