@@ -13,7 +13,7 @@
  */
 import { createServer } from "node:http";
 import nextEnv from "@next/env";
-import { closeDb } from "./lib/db";
+import { closeDatabase } from "./lib/db";
 import { parseEnv } from "./lib/env";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
 import { securityHeaders } from "./lib/security/headers";
@@ -58,9 +58,9 @@ server.listen(port, hostname, () => {
 
 function shutDown(signal: string) {
   console.log(`${signal}: closing the server`);
+  // close() waits for requests in flight, and each of those waits for its sign-up's commit.
   server.close(() => {
-    closeDb();
-    process.exit(0);
+    void closeDatabase().finally(() => process.exit(0));
   });
   // Keep-alive connections can hold close() open; do not wait on them for long.
   setTimeout(() => process.exit(0), 5_000).unref();

@@ -6,20 +6,24 @@
  *     body (app/api/bench/floor, switched on for this run only);
  *   - context: a bare node:http + zod + better-sqlite3 server (bench/baseline-server.ts).
  * Sign-up and floor rounds alternate so that machine noise hits both alike.
+ * Each round also floods the route with one email (every request a duplicate
+ * with its own fresh question, answered 409): a duplicate must not be the slow path.
  * Bot checks run in test mode (LOAD_TEST_ENV: a secret the load generator
  * knows, no minimum time, a raised limit), set in the server's environment,
  * which no visitor can reach. Every request is a different sign-up with its own
  * freshly signed question, for all three targets alike.
  *
- *   npm run bench:signups      BENCH_SECONDS=10 BENCH_ROUNDS=3 by default
+ *   npm run bench:signups      BENCH_SECONDS=10 BENCH_ROUNDS=5 by default
  */
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { uniqueSignupBody } from "./support/signups";
+import { signupBodyFor, uniqueSignupBody } from "./support/signups";
 import { ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "./support/site-server";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// 3 rounds gave ratios that swung by more than the targets' margin between runs of the same code.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const FLOODED_EMAIL = "same.person@load.example";
 const CONNECTIONS = 32;
 
 type Measurement = { rps: number; p50: number; p99: number; errors: number; created: number; peakMiB: number };
@@ -27,7 +31,11 @@ type Measurement = { rps: number; p50: number; p99: number; errors: number; crea
 /** Emails that got a 201 from the sign-up route, to look for in the database afterwards. */
 const acknowledged: string[] = [];
 
-async function load(server: SiteServer, path: string, seconds: number): Promise<Measurement> {
+type Traffic = "unique" | "duplicates";
+
+/** `unique`: every request a new sign-up (201). `duplicates`: every request FLOODED_EMAIL again (409). */
+async function load(server: SiteServer, path: string, seconds: number, traffic: Traffic = "unique"): Promise<Measurement> {
+  const expected = traffic === "unique" ? 201 : 409;
   const statuses = new Map<number, number>();
   let peakMiB = server.rssMiB();
   const sampler = setInterval(() => (peakMiB = Math.max(peakMiB, server.rssMiB())), 100);
@@ -41,7 +49,7 @@ async function load(server: SiteServer, path: string, seconds: number): Promise<
         method: "POST",
         headers: { "content-type": "application/json" },
         setupRequest: (request, context) => {
-          const { email, body } = uniqueSignupBody("bench");
+          const { email, body } = traffic === "unique" ? uniqueSignupBody("bench") : signupBodyFor(FLOODED_EMAIL);
           (context as { email?: string }).email = email;
           return { ...request, body };
         },
@@ -54,7 +62,7 @@ async function load(server: SiteServer, path: string, seconds: number): Promise<
   });
   clearInterval(sampler);
   const created = statuses.get(201) ?? 0;
-  const refused = [...statuses].filter(([status]) => status !== 201).reduce((sum, [, n]) => sum + n, 0);
+  const refused = [...statuses].filter(([status]) => status !== expected).reduce((sum, [, n]) => sum + n, 0);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -97,15 +105,22 @@ const baselineDb = freshDatabase("bench-baseline");
 const site = await startSiteServer({ port: 3243, databaseFile: siteDb, env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1" } });
 const signupRuns: Measurement[] = [];
 const floorRuns: Measurement[] = [];
+const duplicateRuns: Measurement[] = [];
 let baselineRuns: Measurement[] = [];
 try {
   console.log(`Warming up (${CONNECTIONS} connections, 3 s each) ...`);
   await load(site, "/api/waitlist", 3);
   await load(site, "/api/bench/floor", 3);
+  // The flooded email's first sign-up, so that every request of the duplicate runs is a 409.
+  await fetch(`${site.url}/api/waitlist`, { method: "POST", headers: { "content-type": "application/json" }, body: signupBodyFor(FLOODED_EMAIL).body });
   for (let round = 1; round <= ROUNDS; round += 1) {
     floorRuns.push(await load(site, "/api/bench/floor", SECONDS));
     signupRuns.push(await load(site, "/api/waitlist", SECONDS));
-    console.log(`round ${round}: floor ${floorRuns.at(-1)!.rps.toFixed(0)} req/s, sign-ups ${signupRuns.at(-1)!.rps.toFixed(0)} req/s`);
+    duplicateRuns.push(await load(site, "/api/waitlist", SECONDS, "duplicates"));
+    console.log(
+      `round ${round}: floor ${floorRuns.at(-1)!.rps.toFixed(0)} req/s, sign-ups ${signupRuns.at(-1)!.rps.toFixed(0)} req/s, ` +
+        `duplicates ${duplicateRuns.at(-1)!.rps.toFixed(0)} req/s`,
+    );
   }
 } finally {
   await site.stop();
@@ -120,8 +135,13 @@ try {
 }
 
 const { rows, missing } = checkStored(siteDb);
-const results = [summary("POST /api/waitlist (sign-up)", signupRuns), summary("empty route, same build (floor)", floorRuns), summary("bare node:http + zod + SQLite", baselineRuns)];
-const [signups, floor] = results as [ReturnType<typeof summary>, ReturnType<typeof summary>];
+const results = [
+  summary("POST /api/waitlist (sign-up)", signupRuns),
+  summary("empty route, same build (floor)", floorRuns),
+  summary("one email again and again (409)", duplicateRuns),
+  summary("bare node:http + zod + SQLite", baselineRuns),
+];
+const [signups, floor, duplicates] = results as [ReturnType<typeof summary>, ReturnType<typeof summary>, ReturnType<typeof summary>];
 
 console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, medians of ${ROUNDS} alternating runs (baseline: 2 runs)\n`);
 console.log("target                            req/s   p50 ms   p99 ms   errors   peak RSS MiB   each run req/s");
@@ -134,10 +154,14 @@ console.log(
   `\nsign-ups / floor: throughput ${(signups.rps / floor.rps).toFixed(3)} (target >= 0.85), ` +
     `p99 ${(signups.p99 / floor.p99).toFixed(3)} (target <= 1.25)`,
 );
+console.log(
+  `duplicates / sign-ups: throughput ${(duplicates.rps / signups.rps).toFixed(3)} (target >= 1: no slower), ` +
+    `p99 ${(duplicates.p99 / signups.p99).toFixed(3)}`,
+);
 // Requests still in flight when a run's time is up are stored but never answered, so rows may
 // exceed the 201s by up to the number of connections per run; an answered sign-up must never be missing.
 console.log(
   `rows after the run: ${rows}; sign-ups answered 201: ${acknowledged.length}; answered but not stored: ${missing}` +
     ` (${missing === 0 ? "every answered sign-up stored" : "LOST SIGN-UPS"})`,
 );
-if (missing > 0 || signups.errors > 0 || floor.errors > 0) process.exitCode = 1;
+if (missing > 0 || signups.errors > 0 || floor.errors > 0 || duplicates.errors > 0) process.exitCode = 1;

@@ -1,41 +1,156 @@
-import Database from "better-sqlite3";
+/**
+ * The data layer: one Prisma Client, generated from prisma/schema.prisma into
+ * lib/generated/prisma (`npm run db:generate`), on a driver adapter. Every read
+ * and write of the site, the operator tool and the scripts goes through it.
+ *
+ * This is also the one module that knows about drivers: better-sqlite3 for the
+ * embedded file (the default), configured here with the settings every
+ * connection needs. docs/architecture.md explains the choices.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { databaseFileFromUrl, parseEnv } from "./env";
-import { BUSY_TIMEOUT_MS, configureConnection } from "./sqlite";
+import { PrismaClient } from "./generated/prisma/client";
 
-export type Db = Database.Database;
+export { Prisma } from "./generated/prisma/client";
+export type Database = PrismaClient;
+
+/** How long a write waits for another process's lock before giving up (SQLite busy timeout). */
+export const BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * Opens the waitlist database. Prisma owns the schema and its migrations; the
- * site and the operator tool talk to SQLite through better-sqlite3 directly,
- * because a sign-up is one prepared INSERT and the ORM's per-query work cost
- * about 40% of sign-up throughput (docs/performance.md), and because exports
- * need a row-by-row cursor that Prisma does not offer.
+ * Run on every connection before its first query. In WAL mode SQLite defaults
+ * (as better-sqlite3 builds it) to synchronous=NORMAL, which survives a killed
+ * process but can lose the last commits on power loss. FULL syncs each commit
+ * before the 201 goes out; group commit (lib/group-commit.ts) pays that sync
+ * once per batch, so an acknowledged sign-up is never lost and costs little.
  */
-export function openDatabase(databaseFile: string, options: { readonly?: boolean } = {}): Db {
-  const db = new Database(databaseFile, {
-    // A missing file means migrations were not run; fail loudly rather than
-    // creating an empty database with no tables.
-    fileMustExist: true,
-    readonly: options.readonly ?? false,
-    // Concurrent writers queue for the lock instead of failing with SQLITE_BUSY.
-    timeout: BUSY_TIMEOUT_MS,
-  });
-  configureConnection(db);
-  return db;
+const CONNECTION_SETUP = "PRAGMA synchronous = FULL;";
+
+type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
+type DriverTransaction = Awaited<ReturnType<DriverAdapter["startTransaction"]>>;
+
+/** A first-come, first-served lock for async work. */
+class Lock {
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Resolves with `release` once every earlier holder has released. */
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const acquired = this.tail.then(() => release);
+    this.tail = this.tail.then(() => released);
+    return acquired;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
 }
 
-// One connection per process. It lives on globalThis so that Next's dev-mode
-// reloads reuse it instead of opening a new one on every edit.
-const cache = globalThis as unknown as { waitlistDb?: Db };
-
-/** The process's connection to DATABASE_URL, opened on first use (never at build time). */
-export function getDb(): Db {
-  cache.waitlistDb ??= openDatabase(databaseFileFromUrl(parseEnv().DATABASE_URL));
-  return cache.waitlistDb;
+/**
+ * The better-sqlite3 adapter runs every query on its one connection and locks
+ * transactions only against each other. A query from elsewhere in the process
+ * that arrives while an interactive transaction awaits would run inside that
+ * transaction, and be undone with it. This queues every query behind an open
+ * transaction (as the libSQL adapter does on its own), and runs
+ * CONNECTION_SETUP on the connection first.
+ */
+function oneQueryAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect(): Promise<DriverAdapter> {
+      const adapter = await factory.connect();
+      await adapter.executeScript(CONNECTION_SETUP);
+      const lock = new Lock();
+      return {
+        provider: adapter.provider,
+        adapterName: adapter.adapterName,
+        queryRaw: (query) => lock.run(() => adapter.queryRaw(query)),
+        executeRaw: (query) => lock.run(() => adapter.executeRaw(query)),
+        executeScript: (script) => lock.run(() => adapter.executeScript(script)),
+        getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
+        dispose: () => adapter.dispose(),
+        async startTransaction(isolationLevel): Promise<DriverTransaction> {
+          const release = await lock.acquire();
+          let transaction: DriverTransaction;
+          try {
+            transaction = await adapter.startTransaction(isolationLevel);
+          } catch (error) {
+            release();
+            throw error;
+          }
+          const finish = (end: () => Promise<void>) => async () => {
+            try {
+              await end();
+            } finally {
+              release();
+            }
+          };
+          return {
+            provider: transaction.provider,
+            adapterName: transaction.adapterName,
+            options: transaction.options,
+            queryRaw: (query) => transaction.queryRaw(query),
+            executeRaw: (query) => transaction.executeRaw(query),
+            commit: finish(() => transaction.commit()),
+            rollback: finish(() => transaction.rollback()),
+          };
+        },
+      };
+    },
+  };
 }
 
-/** Closes the process's connection, for tests and graceful shutdown. */
-export function closeDb(): void {
-  cache.waitlistDb?.close();
-  cache.waitlistDb = undefined;
+/** A problem an operator can fix (no database yet, wrong address); its message says how. */
+export class DatabaseUnavailable extends Error {}
+
+/**
+ * A new client on the database a DATABASE_URL names. A missing file is an
+ * error, not a silently created empty database: it means migrations were not run.
+ */
+export function createDatabase(url: string): Database {
+  const file = databaseFileFromUrl(url);
+  if (!existsSync(file)) {
+    const shown = path.relative(process.cwd(), file) || file;
+    throw new DatabaseUnavailable(
+      `There is no waitlist database at ${shown} yet. Run npm run db:migrate (npm start does it first).`,
+    );
+  }
+  const adapter = new PrismaBetterSQLite3({ url: file, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  return new PrismaClient({ adapter: oneQueryAtATime(adapter) });
+}
+
+// One client per process. It lives on globalThis because each route of the
+// built site is its own bundle with its own copy of this module, and because
+// Next's dev-mode reloads would otherwise open a new one on every edit.
+const cache = globalThis as unknown as { waitlistDatabase?: Database };
+
+/** The process's client for DATABASE_URL, made on first use (never at build time). */
+export function getDatabase(): Database {
+  cache.waitlistDatabase ??= createDatabase(parseEnv().DATABASE_URL);
+  return cache.waitlistDatabase;
+}
+
+/** Closes the process's client, for tests and graceful shutdown. */
+export async function closeDatabase(): Promise<void> {
+  const database = cache.waitlistDatabase;
+  cache.waitlistDatabase = undefined;
+  await database?.$disconnect();
+}
+
+/**
+ * WAL lets page reads run beside a write and roughly doubles sign-up throughput.
+ * The mode is stored in the file, so setting it once after migrating is enough.
+ */
+export async function enableWal(database: Database): Promise<void> {
+  await database.$queryRawUnsafe("PRAGMA journal_mode = WAL");
 }

@@ -52,7 +52,7 @@ describe("POST /api/waitlist when the database fails", () => {
     const line = logged[0]!;
     expect(line).toContain(`request_id=${answer.body.request_id}`);
     expect(line).toContain("business_type=hvac");
-    expect(line).toContain("insertEntry"); // where it failed
+    expect(line).toContain("lib/waitlist/store.ts"); // where it failed
     expect(line).not.toContain("867");
     expect(line).not.toContain("Gate code");
     expect(line).not.toContain(signup.email);

@@ -14,11 +14,11 @@ const post = (request: Request) => route.POST(request);
 /** Sends a request that must be refused, and proves the table did not change. */
 async function expectRefused(request: Request, status: number) {
   await post(jsonRequest(signupBody({ email: "already.here@example.com" })));
-  const before = countEntries();
+  const before = (await countEntries());
   const answer = await answerOf(await post(request));
   expect(answer.status).toBe(status);
   expect(typeof answer.body.error).toBe("string");
-  expect(countEntries()).toBe(before);
+  expect((await countEntries())).toBe(before);
   return answer;
 }
 
@@ -33,7 +33,7 @@ describe("POST /api/waitlist", () => {
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({ ok: true });
 
-    const rows = storedEntries();
+    const rows = (await storedEntries());
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       company_name: "Acme Plumbing",
@@ -56,14 +56,14 @@ describe("POST /api/waitlist", () => {
       jsonRequest(withoutNotes, { headers: { "content-type": "application/json; charset=utf-8" } }),
     );
     expect(response.status).toBe(201);
-    expect(storedEntries()[0]!.notes).toBeNull();
+    expect((await storedEntries())[0]!.notes).toBeNull();
   });
 
   it("answers 409 'already registered' for the same email in another case and spacing", async () => {
     expect((await post(jsonRequest(signupBody({ email: "owner@example.com" })))).status).toBe(201);
     const answer = await expectRefused(jsonRequest(signupBody({ email: "  OWNER@Example.COM  " })), 409);
     expect(answer.body.error).toContain("already registered");
-    expect(countEntries()).toBe(2); // the setup row and the first owner@example.com
+    expect((await countEntries())).toBe(2); // the setup row and the first owner@example.com
   });
 
   it("answers 400 with a message per invalid field", async () => {
@@ -138,12 +138,12 @@ describe("POST /api/waitlist", () => {
   it.each(["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"] as const)(
     "answers %s with 405 and an Allow header",
     async (method) => {
-      const before = countEntries();
+      const before = (await countEntries());
       const response = route[method]();
       expect(response.status).toBe(405);
       expect(response.headers.get("allow")).toBe("POST");
       expect(await response.json()).toEqual({ error: "Use POST to join the waitlist.", code: "method_not_allowed" });
-      expect(countEntries()).toBe(before);
+      expect((await countEntries())).toBe(before);
     },
   );
 
@@ -155,8 +155,8 @@ describe("POST /api/waitlist", () => {
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(49);
-    expect(storedEntries().map((row) => row.email_normalized)).toEqual(["dup@example.com"]);
-    expect(countEntries()).toBe(1);
+    expect((await storedEntries()).map((row) => row.email_normalized)).toEqual(["dup@example.com"]);
+    expect((await countEntries())).toBe(1);
   });
 
   it("stores all of 200 distinct sign-ups arriving at once", async () => {
@@ -164,6 +164,6 @@ describe("POST /api/waitlist", () => {
       Array.from({ length: 200 }, (_, i) => post(jsonRequest(signupBody({ email: `crew${i}@example.com` })))),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(200).fill(201));
-    expect(countEntries()).toBe(200);
+    expect((await countEntries())).toBe(200);
   });
 });

@@ -1,54 +1,78 @@
 /**
  * Duplicates and reused questions are decided by the database, not by the
- * process: several connections (as several server processes would have)
- * racing on one address or one token still store one row.
+ * process: several clients (as several server processes would have, each with
+ * its own connection and its own group commit) racing on one address or one
+ * token still store one row.
  */
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db";
+import { createDatabase, type Database } from "@/lib/db";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { countEntries, setUpTestDatabase } from "./support/database";
 import { validSignup } from "./support/requests";
 
-const { file } = setUpTestDatabase();
+const { url } = setUpTestDatabase();
 
-function withConnections<T>(count: number, work: (connections: ReturnType<typeof openDatabase>[]) => T): T {
-  const connections = Array.from({ length: count }, () => openDatabase(file));
+async function withClients<T>(count: number, work: (clients: Database[]) => Promise<T>): Promise<T> {
+  const clients = Array.from({ length: count }, () => createDatabase(url));
   try {
-    return work(connections);
+    return await work(clients);
   } finally {
-    connections.forEach((connection) => connection.close());
+    await Promise.all(clients.map((client) => client.$disconnect()));
   }
 }
 
 const signup = (email: string) => waitlistSignupSchema.parse(validSignup({ email }));
 
-describe("addToWaitlist across connections", () => {
-  it("stores one row when five connections write one email in its variants", () => {
-    const outcomes = withConnections(5, (connections) =>
-      Array.from({ length: 50 }, (_, i) =>
-        addToWaitlist(signup(i % 2 ? "Race@Example.com" : "race@example.com "), `token-${i}`, connections[i % 5]).outcome,
+describe("addToWaitlist across clients", () => {
+  it("stores one row when 50 sign-ups race one email in its variants through five clients", async () => {
+    const results = await withClients(5, (clients) =>
+      Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          addToWaitlist(signup(i % 2 ? "Race@Example.com" : "race@example.com "), `token-${i}`, clients[i % 5]),
+        ),
       ),
     );
+    const outcomes = results.map((result) => result.outcome);
     expect(outcomes.filter((outcome) => outcome === "created")).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome === "duplicate")).toHaveLength(49);
-    expect(countEntries()).toBe(1);
+    expect(await countEntries()).toBe(1);
   });
 
-  it("admits one sign-up per security-question token, whichever connection writes it", () => {
-    const outcomes = withConnections(5, (connections) =>
-      Array.from({ length: 20 }, (_, i) => addToWaitlist(signup(`reuse${i}@example.com`), "one-token", connections[i % 5]).outcome),
+  it("admits one sign-up per security-question token, whichever client writes it", async () => {
+    const results = await withClients(5, (clients) =>
+      Promise.all(Array.from({ length: 20 }, (_, i) => addToWaitlist(signup(`reuse${i}@example.com`), "one-token", clients[i % 5]))),
     );
-    expect(outcomes[0]).toBe("created");
-    expect(outcomes.slice(1)).toEqual(Array(19).fill("challenge_used"));
-    expect(countEntries()).toBe(1);
+    const outcomes = results.map((result) => result.outcome);
+    expect(outcomes.filter((outcome) => outcome === "created")).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === "challenge_used")).toHaveLength(19);
+    expect(await countEntries()).toBe(1);
   });
 
-  it("stores every distinct sign-up written through five connections", () => {
-    const outcomes = withConnections(5, (connections) =>
-      Array.from({ length: 100 }, (_, i) => addToWaitlist(signup(`conn${i}@example.com`), `token-${i}`, connections[i % 5]).outcome),
+  it("tells a duplicate from a used token when one batch holds both, and stores the rest", async () => {
+    await addToWaitlist(signup("first@example.com"), "used-token");
+    // Submitted together, so they are written by one statement.
+    const outcomes = (
+      await Promise.all([
+        addToWaitlist(signup("new@example.com"), "fresh-1"),
+        addToWaitlist(signup("FIRST@example.com"), "fresh-2"),
+        addToWaitlist(signup("other@example.com"), "used-token"),
+        addToWaitlist(signup("new@example.com"), "fresh-3"),
+        addToWaitlist(signup("last@example.com"), "fresh-4"),
+      ])
+    ).map((result) => result.outcome);
+    expect(outcomes).toEqual(["created", "duplicate", "challenge_used", "duplicate", "created"]);
+    expect(await countEntries()).toBe(3);
+  });
+
+  it("stores every distinct sign-up written through five clients, each answered with its own id", async () => {
+    const results = await withClients(5, (clients) =>
+      Promise.all(Array.from({ length: 100 }, (_, i) => addToWaitlist(signup(`conn${i}@example.com`), `token-${i}`, clients[i % 5]))),
     );
-    expect(outcomes).toEqual(Array(100).fill("created"));
-    expect(countEntries()).toBe(100);
+    expect(results.map((result) => result.outcome)).toEqual(Array(100).fill("created"));
+    const entries = results.map((result) => (result.outcome === "created" ? result.entry : null));
+    expect(new Set(entries.map((entry) => entry!.id)).size).toBe(100);
+    expect(entries.every((entry, i) => entry!.email === `conn${i}@example.com`)).toBe(true);
+    expect(await countEntries()).toBe(100);
   });
 });

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { FixedWindowRateLimiter } from "@/lib/security/rate-limit";
 import { createSignupHandler } from "@/lib/waitlist/handler";
-import type { WaitlistEntry } from "@/lib/waitlist/store";
+import type { EntryRecord } from "@/lib/waitlist/store";
 import {
   createWebhookNotifier,
   DELIVERY_HEADER,
@@ -96,8 +96,8 @@ describe("the new-sign-up webhook", () => {
       expect(isValidSignature("another-secret-another-secret-another", delivery!.headers[SIGNATURE_HEADER.toLowerCase()] as string, delivery!.body, Date.now() / 1000)).toBe(false);
       expect(isValidSignature(WEBHOOK_SECRET, delivery!.headers[SIGNATURE_HEADER.toLowerCase()] as string, delivery!.body.replace("hooked", "forged"), Date.now() / 1000)).toBe(false);
 
-      const payload = JSON.parse(delivery!.body) as { id: string; event: string; entry: WaitlistEntry };
-      const [row] = storedEntries();
+      const payload = JSON.parse(delivery!.body) as { id: string; event: string; entry: EntryRecord };
+      const [row] = (await storedEntries());
       expect(payload).toMatchObject({ event: SIGNUP_EVENT, id: delivery!.headers[DELIVERY_HEADER.toLowerCase()] });
       expect(payload.entry).toEqual({
         id: row!.id,
@@ -155,7 +155,7 @@ describe("the new-sign-up webhook", () => {
     const { post, deliveries } = handlerNotifying(downUrl);
     const response = await post(jsonRequest(signupBody({ email: "down@example.com" })));
     expect(response.status).toBe(201);
-    expect(countEntries()).toBe(1);
+    expect((await countEntries())).toBe(1);
     const result = await deliveries[0]!;
     expect(result).toMatchObject({ delivered: false, attempts: 3 });
     expect(errors.join("\n")).toMatch(/webhook delivery failed entry_id=\d+ .*attempts=3: connection failed/);
@@ -168,7 +168,7 @@ describe("the new-sign-up webhook", () => {
       const { post, deliveries } = handlerNotifying(receiver.url, { timeoutMs: 300, retryDelaysMs: [] });
       const response = await post(jsonRequest(signupBody({ email: "slow@example.com" })));
       expect(response.status).toBe(201);
-      expect(storedEntries().map((row) => row.email)).toEqual(["slow@example.com"]);
+      expect((await storedEntries()).map((row) => row.email)).toEqual(["slow@example.com"]);
       // The delivery is still waiting on the receiver: the answer did not wait for it.
       let settled = false;
       void deliveries[0]!.then(() => (settled = true));
@@ -192,7 +192,7 @@ describe("the new-sign-up webhook", () => {
         return new Response(null, { status: 410 });
       },
     });
-    const entry = { id: 1 } as WaitlistEntry;
+    const entry = { id: 1 } as EntryRecord;
     expect(await notify(entry)).toMatchObject({ delivered: false, attempts: 1 });
     expect(calls).toBe(1);
   });

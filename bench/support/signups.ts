@@ -7,8 +7,12 @@ let sequence = 0;
 
 /** A valid, unique sign-up body answering a question signed with the run's secret. */
 export function uniqueSignupBody(tag: string): { email: string; body: string } {
+  return signupBodyFor(`${tag}.${process.pid}.${sequence + 1}@load.example`);
+}
+
+/** A valid sign-up body for `email`, with its own freshly signed question (so only the email repeats). */
+export function signupBodyFor(email: string): { email: string; body: string } {
   sequence += 1;
-  const email = `${tag}.${process.pid}.${sequence}@load.example`;
   const issued = issueChallenge(BENCH_SECRET, Date.now());
   const body = JSON.stringify({
     company_name: `Load Test Services ${sequence}`,

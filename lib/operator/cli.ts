@@ -7,9 +7,9 @@ import { once } from "node:events";
 import { createWriteStream, existsSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import type { Db } from "../db";
+import type { Database } from "../db";
 import { BUSINESS_TYPES, BUSINESS_TYPE_VALUES, COMPANY_SIZES, COMPANY_SIZE_VALUES } from "../waitlist/options";
-import type { WaitlistEntry } from "../waitlist/store";
+import type { EntryRecord } from "../waitlist/store";
 import { count, csvRecord, renderTable, terminalSafe, type Column } from "./format";
 import { countEntries, ENTRY_COLUMNS, findByEmail, iterateEntries, listEntries, removeById, stats, type ListFilters } from "./queries";
 
@@ -44,6 +44,8 @@ export class UsageError extends Error {}
 const LIST_DEFAULT_LIMIT = 50;
 const BAR_WIDTH = 30;
 
+const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+
 const labelOf = (options: readonly { value: string; label: string }[], value: string) =>
   options.find((option) => option.value === value)?.label ?? value;
 
@@ -52,7 +54,7 @@ function write(out: Writable, text: string): Promise<void> | void {
 }
 
 /** "/careers · google / cpc / spring", or "" when nothing is known. */
-function sourceOf(entry: WaitlistEntry): string {
+function sourceOf(entry: EntryRecord): string {
   const campaign = [entry.utm_source, entry.utm_medium, entry.utm_campaign].filter(Boolean).join(" / ");
   return [entry.source_page, campaign].filter(Boolean).join(" · ");
 }
@@ -90,20 +92,20 @@ function parseFilters(values: Record<string, string | boolean | undefined>): { f
   return { filters, limit: Number(limitText) };
 }
 
-async function list(db: Db, args: string[], io: CliIo): Promise<number> {
+async function list(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
     strict: true,
     options: { type: { type: "string" }, size: { type: "string" }, since: { type: "string" }, search: { type: "string" }, limit: { type: "string" } },
   });
   const { filters, limit } = parseFilters(values);
-  const { entries, total } = listEntries(db, filters, limit);
+  const { entries, total } = await listEntries(db, filters, limit);
   if (total === 0) {
-    const anyAtAll = Object.keys(filters).length > 0 && countEntries(db) > 0;
+    const anyAtAll = Object.keys(filters).length > 0 && (await countEntries(db)) > 0;
     await write(io.stdout, anyAtAll ? "No sign-ups match those filters.\n" : "No sign-ups yet. They will appear here as people join the waitlist.\n");
     return 0;
   }
-  const columns: Column<WaitlistEntry>[] = [
+  const columns: Column<EntryRecord>[] = [
     { title: "Signed up (UTC)", width: 16, value: (e) => e.created_at.slice(0, 16).replace("T", " ") },
     { title: "Company", width: 24, value: (e) => e.company_name },
     { title: "Contact", width: 18, value: (e) => e.contact_name },
@@ -128,9 +130,9 @@ function breakdown(title: string, rows: { label: string; n: number }[], total: n
   return renderTable(columns, rows);
 }
 
-async function statsCommand(db: Db, args: string[], io: CliIo): Promise<number> {
+async function statsCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   parseArgs({ args, strict: true, options: {} });
-  const s = stats(db);
+  const s = await stats(db);
   if (s.total === 0) {
     await write(io.stdout, "No sign-ups yet. Stats will appear here as people join the waitlist.\n");
     return 0;
@@ -142,7 +144,7 @@ async function statsCommand(db: Db, args: string[], io: CliIo): Promise<number> 
   const peak = Math.max(1, ...s.perDay.map((day) => day.n));
 
   const sections = [
-    `Sign-ups: ${count(s.total)} (first ${s.first!.slice(0, 10)}, latest ${s.latest!.slice(0, 10)}, UTC)`,
+    `Sign-ups: ${count(s.total)} (first ${utcDay(s.first!)}, latest ${utcDay(s.latest!)}, UTC)`,
     breakdown("Business type", BUSINESS_TYPES.map((o) => ({ label: o.label, n: types.get(o.value) ?? 0 })), s.total),
     breakdown("Company size", COMPANY_SIZES.map((o) => ({ label: o.label, n: sizes.get(o.value) ?? 0 })), s.total),
     breakdown("Source (utm_source)", s.bySource.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
@@ -156,7 +158,7 @@ async function statsCommand(db: Db, args: string[], io: CliIo): Promise<number> 
   return 0;
 }
 
-async function exportCommand(db: Db, args: string[], io: CliIo): Promise<number> {
+async function exportCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -172,7 +174,7 @@ async function exportCommand(db: Db, args: string[], io: CliIo): Promise<number>
   let rows = 0;
   // Rows are batched into chunks so a 100,000-row export makes a few hundred writes, not 100,000.
   let chunk = format === "csv" ? csvRecord([...ENTRY_COLUMNS]) : "[";
-  for (const entry of iterateEntries(db)) {
+  for await (const entry of iterateEntries(db)) {
     chunk +=
       format === "csv"
         ? csvRecord(ENTRY_COLUMNS.map((column) => entry[column]))
@@ -204,10 +206,10 @@ async function readAnswer(stdin: Readable): Promise<string> {
   return text.split("\n")[0]!.trim().toLowerCase();
 }
 
-async function remove(db: Db, args: string[], io: CliIo): Promise<number> {
+async function remove(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, strict: true, options: { email: { type: "string" }, yes: { type: "boolean" } } });
   if (!values.email?.trim()) throw new UsageError("remove needs --email ADDRESS.");
-  const entry = findByEmail(db, values.email);
+  const entry = await findByEmail(db, values.email);
   if (!entry) {
     await write(io.stderr, `No sign-up with the email ${terminalSafe(values.email.trim())}. Nothing removed.\n`);
     return 1;
@@ -221,12 +223,12 @@ async function remove(db: Db, args: string[], io: CliIo): Promise<number> {
       return 1;
     }
   }
-  removeById(db, entry.id);
+  await removeById(db, entry.id);
   await write(io.stdout, `Removed ${who}.\n`);
   return 0;
 }
 
-const COMMANDS: Record<string, (db: Db, args: string[], io: CliIo) => Promise<number>> = {
+const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Promise<number>> = {
   list,
   stats: statsCommand,
   export: exportCommand,
@@ -237,7 +239,7 @@ const COMMANDS: Record<string, (db: Db, args: string[], io: CliIo) => Promise<nu
  * Runs one command; returns the exit code. Bad usage: the reason and the usage
  * on stderr, 2. The database is opened only for a command that exists, and closed after.
  */
-export async function runCli(argv: string[], openDb: () => Db, io: CliIo): Promise<number> {
+export async function runCli(argv: string[], openDb: () => Database, io: CliIo): Promise<number> {
   const [command] = argv;
   try {
     if (!command || !Object.hasOwn(COMMANDS, command)) {
@@ -247,7 +249,7 @@ export async function runCli(argv: string[], openDb: () => Db, io: CliIo): Promi
     try {
       return await COMMANDS[command]!(db, argv.slice(1), io);
     } finally {
-      db.close();
+      await db.$disconnect();
     }
   } catch (error) {
     const isArgumentError = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");

@@ -2,15 +2,18 @@
  * Entry point of `npm run waitlist -- <command>` (lib/operator/cli.ts). Reads
  * .env files the way the site does, so it opens the site's database.
  */
-import { existsSync } from "node:fs";
-import path from "node:path";
 import nextEnv from "@next/env";
-import { openDatabase } from "../db";
-import { databaseFileFromUrl, parseEnv } from "../env";
+import { createDatabase, DatabaseUnavailable } from "../db";
+import { parseEnv } from "../env";
 import { runCli, USAGE } from "./cli";
 
-/** A problem with the database an operator can fix; printed as is. */
-class DatabaseProblem extends Error {}
+/** Prisma's codes for a table or column the database lacks: migrations were not applied. */
+const NOT_MIGRATED = new Set(["P2021", "P2022"]);
+
+function isNotMigrated(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return (code !== undefined && NOT_MIGRATED.has(code)) || /no such (table|column)/.test(message ?? "");
+}
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || ["help", "--help", "-h"].includes(argv[0]!)) {
@@ -19,23 +22,16 @@ async function main(argv: string[]): Promise<number> {
   }
 
   nextEnv.loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
-  const file = databaseFileFromUrl(parseEnv().DATABASE_URL);
-  const shown = path.relative(process.cwd(), file) || file;
-  const openDb = () => {
-    if (!existsSync(file)) {
-      throw new DatabaseProblem(`There is no waitlist database at ${shown} yet. Start the site (npm start) or run npm run db:migrate first.`);
-    }
-    return openDatabase(file);
-  };
+  const { DATABASE_URL } = parseEnv();
   try {
-    return await runCli(argv, openDb, process);
+    return await runCli(argv, () => createDatabase(DATABASE_URL), process);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message.trim() : String(error);
     process.stderr.write(
-      error instanceof DatabaseProblem
+      error instanceof DatabaseUnavailable
         ? `${message}\n`
-        : /no such (table|column)/.test(message)
-          ? `The database at ${shown} is not up to date (${message}). Run npm run db:migrate.\n`
+        : isNotMigrated(error)
+          ? `The database at ${DATABASE_URL} is not up to date (${message.split("\n").at(-1)}). Run npm run db:migrate.\n`
           : `The command failed: ${message}\n`,
     );
     return 1;

@@ -1,10 +1,11 @@
 /**
- * The operator tool's reads and its one delete, as SQL on the site's own
- * database connection (lib/db.ts). Values are always bound, never spliced.
+ * The operator tool's reads and its one delete, through Prisma Client
+ * (lib/db.ts) and its generated types.
  */
-import type { Db } from "../db";
+import type { Database, Prisma } from "../db";
+import type { WaitlistEntry } from "../generated/prisma/client";
 import { normalizeEmail } from "../waitlist/schema";
-import { timestamp, type WaitlistEntry } from "../waitlist/store";
+import { entryRecord, type EntryRecord } from "../waitlist/store";
 
 /** Every column an operator sees, in the order exports use. */
 export const ENTRY_COLUMNS = [
@@ -21,9 +22,7 @@ export const ENTRY_COLUMNS = [
   "utm_source",
   "utm_medium",
   "utm_campaign",
-] as const satisfies readonly (keyof WaitlistEntry)[];
-
-const SELECT_ENTRY = `SELECT ${ENTRY_COLUMNS.join(", ")} FROM waitlist_entries`;
+] as const satisfies readonly (keyof EntryRecord)[];
 
 export type ListFilters = {
   businessType?: string;
@@ -34,99 +33,118 @@ export type ListFilters = {
   search?: string;
 };
 
-function whereClause(filters: ListFilters): { sql: string; params: unknown[] } {
-  const conditions: string[] = [];
-  const params: unknown[] = [];
-  if (filters.businessType) {
-    conditions.push("business_type = ?");
-    params.push(filters.businessType);
-  }
-  if (filters.companySize) {
-    conditions.push("company_size = ?");
-    params.push(filters.companySize);
-  }
-  if (filters.since) {
+function whereOf(filters: ListFilters): Prisma.WaitlistEntryWhereInput {
+  const { businessType, companySize, since, search } = filters;
+  return {
+    businessType,
+    companySize,
     // created_at is ISO 8601 text in UTC, so text order is time order.
-    conditions.push("created_at >= ?");
-    params.push(timestamp(filters.since));
-  }
-  if (filters.search) {
-    const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push("(company_name LIKE ? ESCAPE '\\' OR contact_name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')");
-    params.push(pattern, pattern, pattern);
-  }
-  return { sql: conditions.length ? ` WHERE ${conditions.join(" AND ")}` : "", params };
+    createdAt: since ? { gte: since } : undefined,
+    // SQLite's LIKE, which Prisma's `contains` becomes, ignores case for ASCII letters.
+    OR: search ? [{ companyName: { contains: search } }, { contactName: { contains: search } }, { email: { contains: search } }] : undefined,
+  };
 }
 
 /** Newest first: the matching entries (at most `limit`) and how many match in all. */
-export function listEntries(db: Db, filters: ListFilters, limit: number | null): { entries: WaitlistEntry[]; total: number } {
-  const { sql, params } = whereClause(filters);
-  const total = (db.prepare(`SELECT count(*) AS n FROM waitlist_entries${sql}`).get(...params) as { n: number }).n;
-  const entries = db
-    .prepare(`${SELECT_ENTRY}${sql} ORDER BY created_at DESC, id DESC${limit === null ? "" : " LIMIT ?"}`)
-    .all(...params, ...(limit === null ? [] : [limit])) as WaitlistEntry[];
-  return { entries, total };
+export async function listEntries(
+  database: Database,
+  filters: ListFilters,
+  limit: number | null,
+): Promise<{ entries: EntryRecord[]; total: number }> {
+  const where = whereOf(filters);
+  const [total, entries] = await Promise.all([
+    database.waitlistEntry.count({ where }),
+    database.waitlistEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit ?? undefined }),
+  ]);
+  return { entries: entries.map(entryRecord), total };
 }
 
-/** Every entry, oldest first, one row at a time: an export never holds the table in memory. */
-export function iterateEntries(db: Db): IterableIterator<WaitlistEntry> {
-  return db.prepare(`${SELECT_ENTRY} ORDER BY id`).iterate() as IterableIterator<WaitlistEntry>;
+/** Rows fetched per query by iterateEntries: enough to amortise a query, few enough to keep memory flat. */
+const PAGE_SIZE = 1_000;
+
+/** Every entry, oldest first, a page at a time (keyset on id): an export never holds the table in memory. */
+export async function* iterateEntries(database: Database): AsyncGenerator<EntryRecord> {
+  let after = 0;
+  for (;;) {
+    const page: WaitlistEntry[] = await database.waitlistEntry.findMany({ where: { id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE_SIZE });
+    for (const entry of page) yield entryRecord(entry);
+    if (page.length < PAGE_SIZE) return;
+    after = page.at(-1)!.id;
+  }
 }
 
-export function countEntries(db: Db): number {
-  return (db.prepare("SELECT count(*) AS n FROM waitlist_entries").get() as { n: number }).n;
+export function countEntries(database: Database): Promise<number> {
+  return database.waitlistEntry.count();
 }
+
+export type Count = { key: string | null; n: number };
 
 export type Stats = {
   total: number;
-  first: string | null;
-  latest: string | null;
-  byBusinessType: { key: string; n: number }[];
-  byCompanySize: { key: string; n: number }[];
-  bySource: { key: string | null; n: number }[];
-  byPage: { key: string | null; n: number }[];
+  first: Date | null;
+  latest: Date | null;
+  byBusinessType: Count[];
+  byCompanySize: Count[];
+  bySource: Count[];
+  byPage: Count[];
   /** The last 30 UTC days, oldest first, days without sign-ups included. */
   perDay: { day: string; n: number }[];
 };
 
-export function stats(db: Db, now: Date = new Date()): Stats {
-  const groupBy = (column: string) =>
-    db.prepare(`SELECT ${column} AS key, count(*) AS n FROM waitlist_entries GROUP BY ${column} ORDER BY n DESC, key`).all() as {
-      key: string | null;
-      n: number;
-    }[];
-  const { total, first, latest } = db
-    .prepare("SELECT count(*) AS total, min(created_at) AS first, max(created_at) AS latest FROM waitlist_entries")
-    .get() as { total: number; first: string | null; latest: string | null };
+type GroupedField = "businessType" | "companySize" | "utmSource" | "sourcePage";
 
+/** Sign-ups per value of one field, most first. */
+async function countBy(database: Database, field: GroupedField): Promise<Count[]> {
+  const groups = await database.waitlistEntry.groupBy({ by: [field], _count: { _all: true } });
+  return groups
+    .map((group) => ({ key: group[field], n: group._count._all }))
+    .sort((a, b) => b.n - a.n || byKey(a.key, b.key));
+}
+
+/** SQLite's default order: NULL first, then by code point. */
+function byKey(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return a < b ? -1 : 1;
+}
+
+export async function stats(database: Database, now: Date = new Date()): Promise<Stats> {
   const days = Array.from({ length: 30 }, (_, i) => {
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 29 + i));
     return day.toISOString().slice(0, 10);
   });
-  const counted = new Map(
-    (
-      db
-        .prepare("SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM waitlist_entries WHERE created_at >= ? GROUP BY day")
-        .all(days[0]) as { day: string; n: number }[]
-    ).map(({ day, n }) => [day, n]),
-  );
-
+  const [summary, byBusinessType, byCompanySize, bySource, byPage, perDay] = await Promise.all([
+    database.waitlistEntry.aggregate({ _count: { _all: true }, _min: { createdAt: true }, _max: { createdAt: true } }),
+    countBy(database, "businessType"),
+    countBy(database, "companySize"),
+    countBy(database, "utmSource"),
+    countBy(database, "sourcePage"),
+    // Grouping by day is not something the query API expresses; created_at is stored as
+    // ISO 8601 text (docs/operations.md), so its first ten characters are the UTC day.
+    database.$queryRaw<{ day: string; n: bigint | number }[]>`
+      SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM waitlist_entries
+      WHERE created_at >= ${days[0]} GROUP BY day`,
+  ]);
+  const counted = new Map(perDay.map(({ day, n }) => [day, Number(n)]));
   return {
-    total,
-    first,
-    latest,
-    byBusinessType: groupBy("business_type") as { key: string; n: number }[],
-    byCompanySize: groupBy("company_size") as { key: string; n: number }[],
-    bySource: groupBy("utm_source"),
-    byPage: groupBy("source_page"),
+    total: summary._count._all,
+    first: summary._min.createdAt,
+    latest: summary._max.createdAt,
+    byBusinessType,
+    byCompanySize,
+    bySource,
+    byPage,
     perDay: days.map((day) => ({ day, n: counted.get(day) ?? 0 })),
   };
 }
 
-export function findByEmail(db: Db, email: string): WaitlistEntry | undefined {
-  return db.prepare(`${SELECT_ENTRY} WHERE email_normalized = ?`).get(normalizeEmail(email)) as WaitlistEntry | undefined;
+export async function findByEmail(database: Database, email: string): Promise<EntryRecord | undefined> {
+  const entry = await database.waitlistEntry.findUnique({ where: { emailNormalized: normalizeEmail(email) } });
+  return entry ? entryRecord(entry) : undefined;
 }
 
-export function removeById(db: Db, id: number): boolean {
-  return db.prepare("DELETE FROM waitlist_entries WHERE id = ?").run(id).changes === 1;
+export async function removeById(database: Database, id: number): Promise<boolean> {
+  const { count } = await database.waitlistEntry.deleteMany({ where: { id } });
+  return count === 1;
 }

@@ -6,7 +6,7 @@
  * A sign-up passes, in order: rate limit, origin, content type, size, JSON,
  * honeypot, security question, minimum time, fields, store (docs/security.md).
  */
-import { getDb, type Db } from "../db";
+import { getDatabase, type Database } from "../db";
 import { parseEnv } from "../env";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
 import { isForeignOrigin } from "../security/origin";
@@ -15,7 +15,7 @@ import { challengeSecret } from "../security/secret";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
 import { fieldErrorsOf, HONEYPOT_FIELD, waitlistSignupSchema, type WaitlistSignup } from "./schema";
-import { addToWaitlistSoon, type WaitlistEntry } from "./store";
+import { addToWaitlist, type EntryRecord } from "./store";
 import { createWebhookNotifier } from "./webhook";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -32,8 +32,8 @@ export type SignupProtection = {
 
 export type SignupHandlerOptions = SignupProtection & {
   /** Told about each stored sign-up after the answer is decided; never awaited (the webhook). */
-  onCreated?: (entry: WaitlistEntry) => unknown;
-  db?: () => Db;
+  onCreated?: (entry: EntryRecord) => unknown;
+  database?: () => Database;
   /** The clock, in ms since the epoch; tests move it instead of waiting. */
   now?: () => number;
 };
@@ -123,7 +123,7 @@ function logBot(reason: string): void {
 export function createSignupHandler(options: SignupHandlerOptions): (request: Request) => Promise<Response> {
   const { secret, minSubmitMs, siteUrl, limiter, onCreated } = options;
   const now = options.now ?? Date.now;
-  const db = options.db ?? getDb;
+  const database = options.database ?? getDatabase;
 
   const siteOrigin = new URL(siteUrl).origin;
 
@@ -178,7 +178,7 @@ export function createSignupHandler(options: SignupHandlerOptions): (request: Re
       if (!parsed.success) return refuse(400, "invalid_fields", { fields: fieldErrorsOf(parsed.error) });
       signup = parsed.data;
 
-      const result = await addToWaitlistSoon(signup, check.id, db());
+      const result = await addToWaitlist(signup, check.id, database());
       if (result.outcome === "duplicate") return refuse(409, "already_registered");
       if (result.outcome === "challenge_used") return refuse(400, "challenge_used");
       if (onCreated) {

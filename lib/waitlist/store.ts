@@ -1,9 +1,20 @@
-import type { Db } from "../db";
-import { getDb } from "../db";
+/**
+ * Storing sign-ups through Prisma Client, committed in groups
+ * (lib/group-commit.ts): one INSERT per batch, whatever its size.
+ *
+ * Whether an email is already on the list, and whether a security-question
+ * token was already used, are decided by the unique indexes inside that insert,
+ * never by a read before the write, so simultaneous requests (in one process or
+ * several) cannot both get in. `ON CONFLICT DO NOTHING` lets the rest of a batch
+ * in when one row collides; the rows it skipped are then told apart.
+ */
+import { getDatabase, Prisma, type Database } from "../db";
+import type { WaitlistEntry } from "../generated/prisma/client";
+import { GroupCommit, type Outcome } from "../group-commit";
 import { normalizeEmail, type SignupSource, type WaitlistSignup } from "./schema";
 
-/** A stored sign-up as operators and the webhook see it (the table minus internal columns). */
-export type WaitlistEntry = WaitlistSignup &
+/** A stored sign-up as operators and the webhook see it: the table's columns, minus internal ones. */
+export type EntryRecord = WaitlistSignup &
   SignupSource & {
     id: number;
     created_at: string;
@@ -11,139 +22,177 @@ export type WaitlistEntry = WaitlistSignup &
 
 /** "challenge_used": the security-question token already admitted another sign-up. */
 export type StoreResult =
-  | { outcome: "created"; entry: WaitlistEntry }
+  | { outcome: "created"; entry: EntryRecord }
   | { outcome: "duplicate" }
   | { outcome: "challenge_used" };
 
-const INSERT_ENTRY = `
-  INSERT INTO waitlist_entries
-    (company_name, contact_name, email, email_normalized, phone, business_type, company_size, notes,
-     created_at, challenge_id, source_page, utm_source, utm_medium, utm_campaign)
-  VALUES
-    (@company_name, @contact_name, @email, @email_normalized, @phone, @business_type, @company_size, @notes,
-     @created_at, @challenge_id, @source_page, @utm_source, @utm_medium, @utm_campaign)`;
+export type NewSignup = WaitlistSignup & Partial<SignupSource>;
 
-// One prepared statement per connection, compiled on first use.
-const insertStatements = new WeakMap<Db, ReturnType<Db["prepare"]>>();
-
-function insertStatementFor(db: Db) {
-  let statement = insertStatements.get(db);
-  if (!statement) {
-    statement = db.prepare(INSERT_ENTRY);
-    insertStatements.set(db, statement);
-  }
-  return statement;
-}
-
-function isUniqueViolation(error: unknown): error is Error & { code: string } {
-  return error instanceof Error && (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE";
-}
-
-/** ISO 8601 in UTC, in the form the Prisma adapter wrote before (docs/operations.md), so text comparison sorts by time. */
+/** ISO 8601 in UTC, the form the Prisma adapter writes DateTime in (docs/operations.md), so text comparison sorts by time. */
 export function timestamp(date: Date = new Date()): string {
   return date.toISOString().replace("Z", "+00:00");
 }
 
-type NewSignup = WaitlistSignup & Partial<SignupSource>;
+/** One row as it goes into waitlist_entries: keys are the column names. */
+type Row = Omit<EntryRecord, "id" | "created_at"> & { email_normalized: string; challenge_id: string | null; created_at: Date };
 
-/**
- * Inserts a sign-up. Whether the email is already on the list, and whether the
- * security-question token was already used, are both decided by unique indexes
- * inside the one insert, never by a read before the write, so two simultaneous
- * requests cannot both get in.
- */
-export function addToWaitlist(signup: NewSignup, challengeId: string | null = null, db: Db = getDb()): StoreResult {
-  return insertEntry(db, signup, challengeId);
-}
+const COLUMNS = [
+  "company_name",
+  "contact_name",
+  "email",
+  "email_normalized",
+  "phone",
+  "business_type",
+  "company_size",
+  "notes",
+  "created_at",
+  "challenge_id",
+  "source_page",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+] as const satisfies readonly (keyof Row)[];
 
-function insertEntry(db: Db, signup: NewSignup, challengeId: string | null): StoreResult {
-  const fields = {
-    ...signup,
+function rowOf(signup: NewSignup, challengeId: string | null, createdAt: Date): Row {
+  return {
+    company_name: signup.company_name,
+    contact_name: signup.contact_name,
+    email: signup.email,
+    email_normalized: normalizeEmail(signup.email),
+    phone: signup.phone,
+    business_type: signup.business_type,
+    company_size: signup.company_size,
+    notes: signup.notes,
+    created_at: createdAt,
+    challenge_id: challengeId,
     source_page: signup.source_page ?? null,
     utm_source: signup.utm_source ?? null,
     utm_medium: signup.utm_medium ?? null,
     utm_campaign: signup.utm_campaign ?? null,
-    created_at: timestamp(),
   };
-  try {
-    const { lastInsertRowid } = insertStatementFor(db).run({
-      ...fields,
-      email_normalized: normalizeEmail(signup.email),
-      challenge_id: challengeId,
-    });
-    return { outcome: "created", entry: { ...fields, id: Number(lastInsertRowid) } };
-  } catch (error) {
-    // SQLite names the index's column: "UNIQUE constraint failed: waitlist_entries.challenge_id".
-    if (isUniqueViolation(error)) {
-      return { outcome: error.message.includes(".challenge_id") ? "challenge_used" : "duplicate" };
-    }
-    throw error;
-  }
 }
 
-type Pending = { signup: NewSignup; challengeId: string | null; resolve: (result: StoreResult) => void; reject: (error: unknown) => void };
+function recordOf(row: Row, id: number): EntryRecord {
+  const { email_normalized: _normalized, challenge_id: _challenge, created_at, ...fields } = row;
+  return { id, created_at: timestamp(created_at), ...fields };
+}
+
+/** The public record of an entry read through Prisma Client. */
+export function entryRecord(entry: WaitlistEntry): EntryRecord {
+  return {
+    id: entry.id,
+    created_at: timestamp(entry.createdAt),
+    company_name: entry.companyName,
+    contact_name: entry.contactName,
+    email: entry.email,
+    phone: entry.phone,
+    business_type: entry.businessType as EntryRecord["business_type"],
+    company_size: entry.companySize as EntryRecord["company_size"],
+    notes: entry.notes,
+    source_page: entry.sourcePage,
+    utm_source: entry.utmSource,
+    utm_medium: entry.utmMedium,
+    utm_campaign: entry.utmCampaign,
+  };
+}
+
+type Inserted = { id: bigint | number; email_normalized: string; challenge_id: string | null };
+
+/** The batch as one JSON parameter: what SQLite's json_each unpacks, with created_at in the stored text form. */
+function batchJson(rows: Row[]): string {
+  return JSON.stringify(rows.map((row) => ({ ...row, created_at: timestamp(row.created_at) })));
+}
+
+const SELECT_FROM_BATCH = Prisma.raw(COLUMNS.map((column) => `json_extract(value, '$.${column}')`).join(", "));
 
 /**
- * Group commit for the site's sign-ups. Every commit is synced to disk
- * (synchronous=FULL, lib/sqlite.ts), and that sync is most of what an insert
- * costs and blocks the server while it runs. Sign-ups that arrive during one
- * turn of the event loop are written in one transaction with one sync, and
- * each request is answered only after that commit, so nothing is acknowledged
- * before it is on disk. A sign-up that fails on its own (a duplicate, a
- * trigger) fails alone: SQLite undoes just that statement.
+ * The rows that are new, with their ids; rows that collide with a unique index
+ * are skipped. The whole batch is one statement with one parameter: Prisma
+ * Client's cost grows with the number of parameters it passes, SQLite's JSON
+ * functions unpack them for a fraction of that (docs/performance.md).
  */
-class GroupCommitWriter {
-  private pending: Pending[] = [];
-  /** One transaction: each row's result, or its error (a failed row does not undo the others). */
-  private readonly writeBatch: (batch: Pending[]) => ({ ok: StoreResult } | { error: unknown })[];
-
-  constructor(db: Db) {
-    this.writeBatch = db.transaction((batch: Pending[]) =>
-      batch.map((item) => {
-        try {
-          return { ok: insertEntry(db, item.signup, item.challengeId) };
-        } catch (error) {
-          return { error };
-        }
-      }),
-    );
-  }
-
-  add(signup: NewSignup, challengeId: string | null): Promise<StoreResult> {
-    return new Promise((resolve, reject) => {
-      if (this.pending.length === 0) setImmediate(() => this.flush());
-      this.pending.push({ signup, challengeId, resolve, reject });
-    });
-  }
-
-  private flush(): void {
-    const batch = this.pending;
-    this.pending = [];
-    let outcomes: ReturnType<typeof this.writeBatch>;
-    try {
-      outcomes = this.writeBatch(batch);
-    } catch (error) {
-      // The commit itself failed (disk full, I/O error): nothing in the batch was stored.
-      for (const item of batch) item.reject(error);
-      return;
-    }
-    // Answered only now, after the commit: an acknowledged sign-up is on disk.
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
-      if ("ok" in outcome) item.resolve(outcome.ok);
-      else item.reject(outcome.error);
-    });
-  }
+function insertRows(database: Database, rows: Row[]): Promise<Inserted[]> {
+  // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+  return database.$queryRaw<Inserted[]>`
+    INSERT INTO waitlist_entries (${Prisma.raw(COLUMNS.join(", "))})
+    SELECT ${SELECT_FROM_BATCH} FROM json_each(${batchJson(rows)}) WHERE true
+    ON CONFLICT DO NOTHING
+    RETURNING id, email_normalized, challenge_id`;
 }
 
-const writers = new WeakMap<Db, GroupCommitWriter>();
+type Pending = { signup: NewSignup; challengeId: string | null };
 
-/** addToWaitlist for the running site: the same insert, committed together with others arriving at the same moment. */
-export function addToWaitlistSoon(signup: NewSignup, challengeId: string | null = null, db: Db = getDb()): Promise<StoreResult> {
-  let writer = writers.get(db);
-  if (!writer) {
-    writer = new GroupCommitWriter(db);
-    writers.set(db, writer);
+/**
+ * One batch, one statement (and so one transaction and one sync). RETURNING
+ * names the rows that went in, in no promised order, so each is matched to its
+ * request by email and token (unique among inserted rows). A skipped row is a
+ * duplicate when its email is on the list now, else its token was used: the
+ * email's index is checked first, as SQLite checks indexes in the order they
+ * were made.
+ */
+async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome<StoreResult>[]> {
+  const createdAt = new Date();
+  const rows = batch.map(({ signup, challengeId }) => rowOf(signup, challengeId, createdAt));
+  let inserted: Inserted[];
+  try {
+    inserted = await insertRows(database, rows);
+  } catch (error) {
+    // Refused for another reason than a unique index (a trigger, a full disk): the
+    // statement failed as a whole. Write each row on its own so only the bad one fails.
+    if (rows.length === 1) return [{ error }];
+    const outcomes: Outcome<StoreResult>[] = [];
+    for (const row of rows) {
+      try {
+        outcomes.push(...(await classify(database, [row], await insertRows(database, [row]))));
+      } catch (rowError) {
+        outcomes.push({ error: rowError });
+      }
+    }
+    return outcomes;
   }
-  return writer.add(signup, challengeId);
+  return classify(database, rows, inserted);
+}
+
+async function classify(database: Database, rows: Row[], inserted: Inserted[]): Promise<Outcome<StoreResult>[]> {
+  const ids = new Map(inserted.map((row) => [`${row.email_normalized}\n${row.challenge_id}`, Number(row.id)]));
+  const outcomes: (Outcome<StoreResult> | undefined)[] = rows.map((row) => {
+    const key = `${row.email_normalized}\n${row.challenge_id}`;
+    const id = ids.get(key);
+    if (id === undefined) return undefined;
+    ids.delete(key); // a second request with the same email and token was skipped
+    return { ok: { outcome: "created", entry: recordOf(row, id) } };
+  });
+  const skipped = rows.filter((_, i) => !outcomes[i]).map((row) => row.email_normalized);
+  if (skipped.length === 0) return outcomes as Outcome<StoreResult>[];
+
+  // After the insert committed, the skipped rows' emails are on the list if that is what stopped them.
+  const listed = await database.waitlistEntry.findMany({
+    where: { emailNormalized: { in: [...new Set(skipped)] } },
+    select: { emailNormalized: true },
+  });
+  const onTheList = new Set(listed.map((entry) => entry.emailNormalized));
+  return rows.map(
+    (row, i) => outcomes[i] ?? { ok: { outcome: onTheList.has(row.email_normalized) ? "duplicate" : "challenge_used" } },
+  );
+}
+
+const writers = new WeakMap<Database, GroupCommit<Pending, StoreResult>>();
+
+function writerFor(database: Database): GroupCommit<Pending, StoreResult> {
+  let writer = writers.get(database);
+  if (!writer) {
+    writer = new GroupCommit((batch) => writeBatch(database, batch));
+    writers.set(database, writer);
+  }
+  return writer;
+}
+
+/** Adds a sign-up, committed together with the others arriving at the same moment. */
+export function addToWaitlist(signup: NewSignup, challengeId: string | null = null, database: Database = getDatabase()): Promise<StoreResult> {
+  return writerFor(database).submit({ signup, challengeId });
+}
+
+/** Resolves once every sign-up submitted so far is committed (graceful shutdown). */
+export async function drainSignups(database: Database = getDatabase()): Promise<void> {
+  await writers.get(database)?.drain();
 }

@@ -7,7 +7,7 @@
  * docs/operations.md says how a receiver checks the signature.
  */
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import type { WaitlistEntry } from "./store";
+import type { EntryRecord } from "./store";
 
 export const SIGNATURE_HEADER = "X-FieldCrew-Signature";
 export const DELIVERY_HEADER = "X-FieldCrew-Delivery";
@@ -61,7 +61,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A function that delivers one new entry. It returns the delivery's promise
  * for tests and never rejects; the route does not wait for it.
  */
-export function createWebhookNotifier(options: WebhookOptions): (entry: WaitlistEntry) => Promise<DeliveryResult> {
+export function createWebhookNotifier(options: WebhookOptions): (entry: EntryRecord) => Promise<DeliveryResult> {
   const { url, secret, timeoutMs = 5_000, retryDelaysMs = [1_000, 5_000, 30_000] } = options;
   const fetchImpl = options.fetchImpl ?? fetch;
   const now = options.now ?? Date.now;

@@ -1,8 +1,9 @@
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeEach, inject } from "vitest";
-import { closeDb, getDb } from "@/lib/db";
+import { closeDatabase, getDatabase } from "@/lib/db";
 
+/** A row of waitlist_entries exactly as stored, column names and all (read with SQL, not mapped by the client). */
 export type StoredEntry = {
   id: number;
   company_name: string;
@@ -22,23 +23,28 @@ export type StoredEntry = {
  * points DATABASE_URL (and so the real route handler) at it, and empties the
  * table before each test.
  */
-export function setUpTestDatabase(): { file: string } {
+export function setUpTestDatabase(): { file: string; url: string } {
   const template = inject("templateDatabase");
   const file = path.join(path.dirname(template), `${crypto.randomUUID()}.db`);
   copyFileSync(template, file);
-  process.env.DATABASE_URL = `file:${file}`;
+  const url = `file:${file}`;
+  process.env.DATABASE_URL = url;
 
-  beforeEach(() => {
-    getDb().exec("DELETE FROM waitlist_entries");
+  beforeEach(async () => {
+    await getDatabase().waitlistEntry.deleteMany();
   });
-  afterAll(() => closeDb());
-  return { file };
+  afterAll(() => closeDatabase());
+  return { file, url };
 }
 
-export function countEntries(): number {
-  return (getDb().prepare("SELECT count(*) AS count FROM waitlist_entries").get() as { count: number }).count;
+export async function countEntries(): Promise<number> {
+  return getDatabase().waitlistEntry.count();
 }
 
-export function storedEntries(): StoredEntry[] {
-  return getDb().prepare("SELECT * FROM waitlist_entries ORDER BY id").all() as StoredEntry[];
+/** Every row as SQLite holds it: the text of created_at, the internal columns. */
+export async function storedEntries(): Promise<StoredEntry[]> {
+  // The cast keeps created_at as the text SQLite holds, instead of the Date the client would make of it.
+  const rows = await getDatabase().$queryRaw<(StoredEntry & { stored_at: string })[]>`
+    SELECT *, CAST(created_at AS TEXT) AS stored_at FROM waitlist_entries ORDER BY id`;
+  return rows.map(({ stored_at, ...row }) => ({ ...row, id: Number(row.id), created_at: stored_at }));
 }
