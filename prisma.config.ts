@@ -1,24 +1,31 @@
 import nextEnv from "@next/env";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { defineConfig } from "prisma/config";
-import { databaseFileFromUrl, parseEnv } from "./lib/env";
+import { databaseSettings, parseEnv } from "./lib/env";
 
 // Read .env files the way Next.js does, so the CLI and the site open one database.
 nextEnv.loadEnvConfig(process.cwd());
-const { DATABASE_URL } = parseEnv();
-const databaseFile = databaseFileFromUrl(DATABASE_URL);
+const env = parseEnv();
 // The schema's `env("DATABASE_URL")` must resolve, or the CLI falls back to
 // downloading a native engine; give it the same default the site uses.
-process.env.DATABASE_URL = DATABASE_URL;
+process.env.DATABASE_URL = env.DATABASE_URL;
 
 // Prisma 6.19's WebAssembly schema engine: the native one is a download that
-// cannot happen on our machines (see docs/architecture.md).
+// cannot happen on our machines (see docs/architecture.md). Migrations go
+// through the same driver adapter as the site: better-sqlite3 for a file,
+// libSQL for a Turso or libSQL server (docs/deployment.md). (Not lib/db.ts's
+// driverAdapter: that module needs the generated client, which this file's
+// `prisma generate` is what makes.)
 export default defineConfig({
   engine: "js",
   experimental: { adapter: true },
   schema: "prisma/schema.prisma",
   migrations: { path: "prisma/migrations" },
   async adapter() {
-    return new PrismaBetterSQLite3({ url: databaseFile });
+    const settings = databaseSettings(env);
+    return settings.driver === "libsql"
+      ? new PrismaLibSQL({ url: settings.url, authToken: settings.authToken })
+      : new PrismaBetterSQLite3({ url: settings.file });
   },
 });

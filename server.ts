@@ -9,12 +9,19 @@
  * - It sets the security headers, including a Content-Security-Policy that
  *   allows each prerendered page's inline scripts by hash, read from the build.
  *
+ * It also runs this instance's delivery worker (lib/outbox/worker.ts), and on
+ * SIGTERM or SIGINT shuts down gracefully: no new connections, requests in
+ * flight (and so their sign-ups' commits) finished, deliveries it holds
+ * finished or handed back, then the database closed (docs/deployment.md).
+ *
  * Usage: tsx server.ts [--dev] [--port N]   (PORT and HOSTNAME also work)
  */
 import { createServer } from "node:http";
 import nextEnv from "@next/env";
 import { closeDatabase } from "./lib/db";
 import { parseEnv } from "./lib/env";
+import { markShuttingDown } from "./lib/health";
+import { getDeliveryWorker } from "./lib/outbox/instance";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
 import { securityHeaders } from "./lib/security/headers";
 import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";
@@ -49,21 +56,37 @@ const server = createServer((request, response) => {
   void handle(request, response);
 });
 
+const deliveries = getDeliveryWorker();
+
 server.listen(port, hostname, () => {
   console.log(
     `FieldCrew ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}` +
       (dev ? "" : ` (${policies.pageCount} prerendered pages with script hashes)`),
   );
+  // Picks up whatever is due, including deliveries left by an earlier run or another instance.
+  deliveries.start();
 });
 
-function shutDown(signal: string) {
-  console.log(`${signal}: closing the server`);
-  // close() waits for requests in flight, and each of those waits for its sign-up's commit.
-  server.close(() => {
-    void closeDatabase().finally(() => process.exit(0));
-  });
-  // Keep-alive connections can hold close() open; do not wait on them for long.
-  setTimeout(() => process.exit(0), 5_000).unref();
+/** How long requests in flight, then deliveries in flight, get to finish. */
+const REQUESTS_GRACE_MS = 10_000;
+const DELIVERIES_GRACE_MS = 5_000;
+
+let stopping = false;
+
+async function shutDown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: shutting down (no new connections; finishing requests and deliveries in flight)`);
+  markShuttingDown();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  // A request in flight is answered only after its sign-up's batch has committed.
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, REQUESTS_GRACE_MS).unref())]);
+  server.closeAllConnections();
+  await deliveries.stop(DELIVERIES_GRACE_MS);
+  await closeDatabase();
+  console.log(`${signal}: stopped`);
+  process.exit(0);
 }
-process.on("SIGTERM", () => shutDown("SIGTERM"));
-process.on("SIGINT", () => shutDown("SIGINT"));
+process.on("SIGTERM", () => void shutDown("SIGTERM"));
+process.on("SIGINT", () => void shutDown("SIGINT"));

@@ -1,21 +1,35 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// The route handlers read their protections from the environment, as in production.
+// Tests of the protections themselves build handlers with their own settings.
+const env = {
+  WAITLIST_SECRET: "vitest-only-secret-0123456789abcdefghijklmnop",
+  WAITLIST_MIN_SUBMIT_MS: "0",
+  WAITLIST_RATE_LIMIT_MAX: "1000000",
+};
+
+/** Unit and route tests: the real handlers and queries on real migrated SQLite files. */
+const unit = { include: ["tests/**/*.test.ts"], exclude: ["tests/servers/**"] };
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["tests/**/*.test.ts"],
     environment: "node",
     // Migrates one template database per run; each test file works on its own copy.
     globalSetup: ["tests/support/global-setup.ts"],
-    // The route handlers read their protections from the environment, as in production.
-    // Tests of the protections themselves build handlers with their own settings.
-    env: {
-      WAITLIST_SECRET: "vitest-only-secret-0123456789abcdefghijklmnop",
-      WAITLIST_MIN_SUBMIT_MS: "0",
-      WAITLIST_RATE_LIMIT_MAX: "1000000",
-    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      // Every unit test runs twice, once per driver adapter the site supports: better-sqlite3 (the
+      // embedded default) and libSQL in its embedded file mode, the engine a Turso database runs.
+      { extends: true, test: { name: "better-sqlite3", ...unit, env: { ...env, DATABASE_DRIVER: "better-sqlite3" } } },
+      { extends: true, test: { name: "libsql", ...unit, env: { ...env, DATABASE_DRIVER: "libsql" } } },
+      // Production servers started as child processes on a build (npm run test:instances).
+      {
+        extends: true,
+        test: { name: "servers", include: ["tests/servers/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false },
+      },
+    ],
   },
 });

@@ -4,14 +4,16 @@
  * and write of the site, the operator tool and the scripts goes through it.
  *
  * This is also the one module that knows about drivers: better-sqlite3 for the
- * embedded file (the default), configured here with the settings every
- * connection needs. docs/architecture.md explains the choices.
+ * embedded file (the default), libSQL for a Turso or libSQL server, or for a
+ * file when DATABASE_DRIVER=libsql (the tests run both). docs/architecture.md
+ * and docs/deployment.md explain the choices.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
-import { databaseFileFromUrl, parseEnv } from "./env";
+import { databaseSettings, type DatabaseSettings } from "./env";
 import { PrismaClient } from "./generated/prisma/client";
 
 export { Prisma } from "./generated/prisma/client";
@@ -27,7 +29,7 @@ export const BUSY_TIMEOUT_MS = 5_000;
  * before the 201 goes out; group commit (lib/group-commit.ts) pays that sync
  * once per batch, so an acknowledged sign-up is never lost and costs little.
  */
-const CONNECTION_SETUP = "PRAGMA synchronous = FULL;";
+const CONNECTION_SETUP = "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;";
 
 type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type DriverTransaction = Awaited<ReturnType<DriverAdapter["startTransaction"]>>;
@@ -113,20 +115,26 @@ function oneQueryAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFact
 /** A problem an operator can fix (no database yet, wrong address); its message says how. */
 export class DatabaseUnavailable extends Error {}
 
+/** The driver adapter for a database (prisma.config.ts makes the same choice for Prisma's CLI). */
+function driverAdapter(settings: DatabaseSettings): SqlDriverAdapterFactory {
+  if (settings.driver === "libsql") return new PrismaLibSQL({ url: settings.url, authToken: settings.authToken });
+  return new PrismaBetterSQLite3({ url: settings.file, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+}
+
 /**
- * A new client on the database a DATABASE_URL names. A missing file is an
- * error, not a silently created empty database: it means migrations were not run.
+ * A new client on a database (by default the one the environment names). A
+ * missing file is an error, not a silently created empty database: it means
+ * migrations were not run.
  */
-export function createDatabase(url: string): Database {
-  const file = databaseFileFromUrl(url);
-  if (!existsSync(file)) {
-    const shown = path.relative(process.cwd(), file) || file;
+export function createDatabase(settings: DatabaseSettings = databaseSettings()): Database {
+  if (settings.file !== undefined && !existsSync(settings.file)) {
+    const shown = path.relative(process.cwd(), settings.file) || settings.file;
     throw new DatabaseUnavailable(
       `There is no waitlist database at ${shown} yet. Run npm run db:migrate (npm start does it first).`,
     );
   }
-  const adapter = new PrismaBetterSQLite3({ url: file, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
-  return new PrismaClient({ adapter: oneQueryAtATime(adapter) });
+  const adapter = driverAdapter(settings);
+  return new PrismaClient({ adapter: settings.driver === "better-sqlite3" ? oneQueryAtATime(adapter) : adapter });
 }
 
 // One client per process. It lives on globalThis because each route of the
@@ -136,7 +144,7 @@ const cache = globalThis as unknown as { waitlistDatabase?: Database };
 
 /** The process's client for DATABASE_URL, made on first use (never at build time). */
 export function getDatabase(): Database {
-  cache.waitlistDatabase ??= createDatabase(parseEnv().DATABASE_URL);
+  cache.waitlistDatabase ??= createDatabase();
   return cache.waitlistDatabase;
 }
 

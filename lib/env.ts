@@ -7,6 +7,9 @@ export const DEFAULT_DATABASE_URL = "file:./prisma/data/waitlist.db";
 /** The public address of the site, for canonical links, Open Graph and the sitemap. */
 export const DEFAULT_SITE_URL = "http://localhost:3000";
 
+/** Addresses of a libSQL server or Turso database (the libSQL adapter); `file:` is the embedded file. */
+const SERVER_URL = /^(libsql|https?|wss?):\/\//i;
+
 /** A whole number from an environment string, with `min` as its floor. */
 function wholeNumber(min: number) {
   return z.coerce.number({ error: "must be a whole number" }).int({ error: "must be a whole number" }).min(min);
@@ -19,9 +22,16 @@ const envSchema = z.object({
     .trim()
     .min(1)
     .default(DEFAULT_DATABASE_URL)
-    .refine((url) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(url), {
-      message: "must be a SQLite file path such as file:./prisma/data/waitlist.db, not a server URL",
+    .refine((url) => url.startsWith("file:") || SERVER_URL.test(url), {
+      message: "must be a SQLite file such as file:./prisma/data/waitlist.db, or a libSQL/Turso address such as libsql://waitlist-acme.turso.io",
     }),
+  /** The token a Turso or libSQL server asks for; not used with a file. */
+  DATABASE_AUTH_TOKEN: z.string().min(1).optional(),
+  /**
+   * Which driver opens a `file:` database: better-sqlite3 (the default) or libSQL's
+   * embedded engine (the tests run both). A libsql:// or https:// address always uses libSQL.
+   */
+  DATABASE_DRIVER: z.enum(["better-sqlite3", "libsql"], { error: "must be better-sqlite3 or libsql" }).optional(),
   /** Signs the security-question tokens. When unset, each start makes a random one. */
   WAITLIST_SECRET: z.string().min(32, { error: "must be at least 32 characters (try: openssl rand -hex 32)" }).optional(),
   /** The least time between showing the first question and a sign-up; faster is treated as a bot. */
@@ -33,14 +43,53 @@ const envSchema = z.object({
   TRUST_PROXY_HOPS: wholeNumber(0).default(0),
   /** Where each new sign-up is posted (docs/operations.md); unset: no notifications. */
   WAITLIST_WEBHOOK_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-  /** Signs the webhook's posts; required with WAITLIST_WEBHOOK_URL. */
-  WAITLIST_WEBHOOK_SECRET: z.string().min(32, { error: "must be at least 32 characters (try: openssl rand -hex 32)" }).optional(),
-}).refine((env) => !env.WAITLIST_WEBHOOK_URL || env.WAITLIST_WEBHOOK_SECRET, {
-  path: ["WAITLIST_WEBHOOK_SECRET"],
-  error: "must be set when WAITLIST_WEBHOOK_URL is, so the receiver can check that posts come from the site",
-});
+  /** Signs the webhook's posts the Standard Webhooks way; required with WAITLIST_WEBHOOK_URL. */
+  WAITLIST_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, {
+      error: 'must be a Standard Webhooks secret: whsec_ and at least 24 random bytes in base64 (try: echo "whsec_$(openssl rand -base64 32)")',
+    })
+    .optional(),
+  /** Waits before each retry of a failed delivery, in seconds; their count is the number of retries. */
+  WAITLIST_DELIVERY_RETRY_SECONDS: z
+    .string()
+    .default("1,5,30")
+    .transform((list) => list.split(",").map((part) => Number(part.trim())))
+    .refine((delays) => delays.every((delay) => Number.isFinite(delay) && delay > 0), {
+      error: "must be positive numbers of seconds separated by commas, such as 1,5,30",
+    }),
+  /** How long an instance may hold a delivery before the others take it over (it died, say). */
+  WAITLIST_DELIVERY_LEASE_SECONDS: wholeNumber(1).default(60),
+  /** This instance's name in leases and logs; by default host name and process id. */
+  INSTANCE_ID: z.string().trim().min(1).max(100).optional(),
+})
+  .refine((env) => !env.WAITLIST_WEBHOOK_URL || env.WAITLIST_WEBHOOK_SECRET, {
+    path: ["WAITLIST_WEBHOOK_SECRET"],
+    error: "must be set when WAITLIST_WEBHOOK_URL is, so the receiver can check that posts come from the site",
+  })
+  .refine((env) => !(env.DATABASE_DRIVER === "better-sqlite3" && SERVER_URL.test(env.DATABASE_URL)), {
+    path: ["DATABASE_DRIVER"],
+    error: "better-sqlite3 opens files only; a libsql:// or https:// DATABASE_URL needs libsql",
+  });
 
 export type Env = z.infer<typeof envSchema>;
+
+const ENV_NAMES = [
+  "SITE_URL",
+  "DATABASE_URL",
+  "DATABASE_AUTH_TOKEN",
+  "DATABASE_DRIVER",
+  "WAITLIST_SECRET",
+  "WAITLIST_MIN_SUBMIT_MS",
+  "WAITLIST_RATE_LIMIT_MAX",
+  "WAITLIST_RATE_LIMIT_WINDOW_SECONDS",
+  "TRUST_PROXY_HOPS",
+  "WAITLIST_WEBHOOK_URL",
+  "WAITLIST_WEBHOOK_SECRET",
+  "WAITLIST_DELIVERY_RETRY_SECONDS",
+  "WAITLIST_DELIVERY_LEASE_SECONDS",
+  "INSTANCE_ID",
+] as const satisfies readonly (keyof Env)[];
 
 /**
  * Validates the environment once, failing with the names of the bad variables
@@ -48,7 +97,7 @@ export type Env = z.infer<typeof envSchema>;
  */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // An empty value in .env means "not set", not "the empty path".
-  const values = Object.fromEntries(Object.keys(envSchema.shape).map((name) => [name, source[name] || undefined]));
+  const values = Object.fromEntries(ENV_NAMES.map((name) => [name, source[name] || undefined]));
   const result = envSchema.safeParse(values);
   if (!result.success) {
     const problems = result.error.issues
@@ -57,6 +106,19 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new Error(`Invalid environment configuration:\n${problems}`);
   }
   return result.data;
+}
+
+export type DatabaseSettings =
+  | { driver: "better-sqlite3"; file: string }
+  /** `url` is a server's address, or `file:` with an absolute path for libSQL's embedded engine. */
+  | { driver: "libsql"; url: string; authToken?: string; file?: string };
+
+/** Which driver opens which database, from DATABASE_URL, DATABASE_DRIVER and DATABASE_AUTH_TOKEN. */
+export function databaseSettings(env: Pick<Env, "DATABASE_URL" | "DATABASE_DRIVER" | "DATABASE_AUTH_TOKEN"> = parseEnv()): DatabaseSettings {
+  const url = env.DATABASE_URL;
+  if (SERVER_URL.test(url)) return { driver: "libsql", url, authToken: env.DATABASE_AUTH_TOKEN };
+  const file = databaseFileFromUrl(url);
+  return env.DATABASE_DRIVER === "libsql" ? { driver: "libsql", url: `file:${file}`, file } : { driver: "better-sqlite3", file };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Creates the SQLite file if needed, applies prisma/migrations with
- * `prisma migrate deploy`, and switches the file to WAL journal mode.
+ * Applies prisma/migrations with `prisma migrate deploy` to the database the
+ * environment names (docs/deployment.md). For a file it first creates the
+ * directory, and afterwards switches the file to WAL journal mode.
  * Run by `npm run db:migrate`, and before `npm start` and `npm run dev`.
  * Needs the generated client (`npm run db:generate`), as the site does.
  */
@@ -9,21 +10,23 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import nextEnv from "@next/env";
 import { createDatabase, enableWal } from "../lib/db";
-import { databaseFileFromUrl, parseEnv } from "../lib/env";
+import { databaseSettings, parseEnv } from "../lib/env";
 
 nextEnv.loadEnvConfig(process.cwd());
-const { DATABASE_URL } = parseEnv();
-const databaseFile = databaseFileFromUrl(DATABASE_URL);
-mkdirSync(path.dirname(databaseFile), { recursive: true });
+const settings = databaseSettings(parseEnv());
+if (settings.file) mkdirSync(path.dirname(settings.file), { recursive: true });
 
 execFileSync(path.join("node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
   stdio: "inherit",
   env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
 });
-const database = createDatabase(DATABASE_URL);
-try {
-  await enableWal(database);
-} finally {
-  await database.$disconnect();
+if (settings.file) {
+  const database = createDatabase(settings);
+  try {
+    await enableWal(database);
+  } finally {
+    await database.$disconnect();
+  }
 }
-console.log(`Database ready: ${path.relative(process.cwd(), databaseFile) || databaseFile}`);
+const where = settings.file ? path.relative(process.cwd(), settings.file) || settings.file : settings.driver === "libsql" && settings.url;
+console.log(`Database ready: ${where} (${settings.driver})`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db";
+import { databaseSettings } from "@/lib/env";
 import { setUpTestDatabase } from "./support/database";
 
 setUpTestDatabase();
@@ -7,16 +8,22 @@ setUpTestDatabase();
 /** A pragma's value as the site's own client sees it. */
 async function pragma(name: string): Promise<unknown> {
   const [row] = await getDatabase().$queryRawUnsafe<Record<string, unknown>[]>(`PRAGMA ${name}`);
-  return Object.values(row!)[0];
+  const value = Object.values(row!)[0];
+  return typeof value === "bigint" ? Number(value) : value;
 }
 
-describe("the site's database client", () => {
-  it("uses WAL journal mode (set by the migrate step) and synchronous=FULL", async () => {
-    expect(await pragma("journal_mode")).toBe("wal");
-    expect(Number(await pragma("synchronous"))).toBe(2); // FULL
+describe(`the site's database client (${process.env.DATABASE_DRIVER})`, () => {
+  it("opens the file with the driver the environment names", () => {
+    expect(databaseSettings().driver).toBe(process.env.DATABASE_DRIVER);
   });
 
-  it("waits up to 5 s for a busy writer instead of failing at once", async () => {
-    expect(Number(await pragma("busy_timeout"))).toBe(5_000);
+  it("uses WAL journal mode (set by the migrate step), synchronous=FULL and foreign keys", async () => {
+    expect(await pragma("journal_mode")).toBe("wal");
+    expect(await pragma("synchronous")).toBe(2); // FULL
+    expect(await pragma("foreign_keys")).toBe(1); // removing an entry removes its deliveries
+  });
+
+  it("waits up to 5 s for a busy writer instead of failing at once (better-sqlite3; libSQL's embedded client has no setting for it)", async () => {
+    expect(await pragma("busy_timeout")).toBe(process.env.DATABASE_DRIVER === "libsql" ? 0 : 5_000);
   });
 });

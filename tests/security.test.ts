@@ -7,7 +7,6 @@ import { parseEnv } from "@/lib/env";
 import { clientAddressOf, UNKNOWN_CLIENT } from "@/lib/security/client-address";
 import { contentSecurityPolicy, inlineScriptHashes, securityHeaders } from "@/lib/security/headers";
 import { loadPagePolicies } from "@/lib/security/page-policies";
-import { FixedWindowRateLimiter } from "@/lib/security/rate-limit";
 
 describe("the client address", () => {
   it("is the socket's address when no proxy is trusted, whatever X-Forwarded-For says", () => {
@@ -27,28 +26,6 @@ describe("the client address", () => {
   it("does not reach past the left end when fewer proxies wrote than configured", () => {
     expect(clientAddressOf(undefined, "10.0.0.2", 3)).toBe("10.0.0.2");
     expect(clientAddressOf(" , ", "10.0.0.2", 1)).toBe("10.0.0.2");
-  });
-});
-
-describe("FixedWindowRateLimiter", () => {
-  it("allows max attempts per window and says how long to wait", () => {
-    const limiter = new FixedWindowRateLimiter({ max: 2, windowMs: 10_000 });
-    expect(limiter.attempt("a", 0)).toEqual({ allowed: true });
-    expect(limiter.attempt("a", 1_000)).toEqual({ allowed: true });
-    expect(limiter.attempt("a", 1_500)).toEqual({ allowed: false, retryAfterSeconds: 9 });
-    expect(limiter.attempt("a", 9_999)).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    expect(limiter.attempt("b", 9_999)).toEqual({ allowed: true });
-    expect(limiter.attempt("a", 10_000)).toEqual({ allowed: true });
-  });
-
-  it("keeps its memory bounded: expired windows and, beyond maxKeys, the oldest are dropped", () => {
-    const limiter = new FixedWindowRateLimiter({ max: 1, windowMs: 1_000, maxKeys: 100 });
-    for (let i = 0; i < 1_000; i += 1) limiter.attempt(`10.0.${i >> 8}.${i & 255}`, 0);
-    expect(limiter.size).toBeLessThanOrEqual(100);
-    // The most recent address is still limited; the window of one long gone is not.
-    expect(limiter.attempt("10.0.3.231", 1).allowed).toBe(false);
-    limiter.attempt("fresh", 5_000);
-    expect(limiter.size).toBe(1);
   });
 });
 

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createSignupHandler } from "@/lib/waitlist/handler";
 import { LIMITS } from "@/lib/waitlist/schema";
-import { FixedWindowRateLimiter } from "@/lib/security/rate-limit";
+import { SharedRateLimiter } from "@/lib/security/rate-limit";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
 import { solvedChallenge, testSecret } from "./support/challenge";
 import { ENDPOINT_URL, validSignup } from "./support/requests";
@@ -20,7 +20,7 @@ const post = createSignupHandler({
   secret: testSecret(),
   minSubmitMs: 0,
   siteUrl: "http://localhost:3000",
-  limiter: new FixedWindowRateLimiter({ max: Number.MAX_SAFE_INTEGER, windowMs: 60_000 }),
+  limiter: new SharedRateLimiter({ max: Number.MAX_SAFE_INTEGER, windowMs: 60_000 }),
 });
 
 const FIELDS = ["company_name", "contact_name", "email", "phone", "business_type", "company_size", "notes"] as const;

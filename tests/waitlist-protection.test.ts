@@ -8,7 +8,7 @@ import { createChallenge, solve } from "@/lib/waitlist/challenge";
 import { CHALLENGE_TTL_MS, issueChallenge } from "@/lib/waitlist/challenge-token";
 import { createChallengeHandler, createSignupHandler, type SignupHandlerOptions } from "@/lib/waitlist/handler";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/security/client-address";
-import { FixedWindowRateLimiter } from "@/lib/security/rate-limit";
+import { SharedRateLimiter } from "@/lib/security/rate-limit";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
 import { solvedChallenge } from "./support/challenge";
 import { answerOf, jsonRequest, validSignup } from "./support/requests";
@@ -33,7 +33,7 @@ function handler(overrides: Partial<SignupHandlerOptions> = {}) {
     secret: SECRET,
     minSubmitMs: 0,
     siteUrl: "https://fieldcrew.example",
-    limiter: new FixedWindowRateLimiter({ max: 1_000, windowMs: 600_000 }),
+    limiter: new SharedRateLimiter({ max: 1_000, windowMs: 600_000 }),
     now: () => clock,
     ...overrides,
   });
@@ -219,7 +219,7 @@ describe("the honeypot and the minimum time", () => {
 
 describe("the rate limit", () => {
   it("allows 5 attempts per address in 10 minutes, then answers 429 with Retry-After, and resets after the window", async () => {
-    const post = handler({ limiter: new FixedWindowRateLimiter({ max: 5, windowMs: 600_000 }) });
+    const post = handler({ limiter: new SharedRateLimiter({ max: 5, windowMs: 600_000 }) });
     // Bad requests count too: probing costs the same as signing up.
     for (let i = 0; i < 4; i += 1) expect((await post(fromClient("203.0.113.7", {}))).status).toBe(400);
     expect((await post(fromClient("203.0.113.7", body()))).status).toBe(201);
@@ -240,7 +240,7 @@ describe("the rate limit", () => {
   });
 
   it("is checked before anything else, so a limited client costs no parsing", async () => {
-    const post = handler({ limiter: new FixedWindowRateLimiter({ max: 1, windowMs: 600_000 }) });
+    const post = handler({ limiter: new SharedRateLimiter({ max: 1, windowMs: 600_000 }) });
     await post(fromClient("203.0.113.8", {}));
     const answer = await expectNothingStored(post, fromClient("203.0.113.8", "not even json", { origin: "https://evil.example" }));
     expect(answer.status).toBe(429);

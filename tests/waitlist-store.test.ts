@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "@/lib/db";
+import { databaseSettings, parseEnv } from "@/lib/env";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { countEntries, setUpTestDatabase } from "./support/database";
@@ -14,7 +15,7 @@ import { validSignup } from "./support/requests";
 const { url } = setUpTestDatabase();
 
 async function withClients<T>(count: number, work: (clients: Database[]) => Promise<T>): Promise<T> {
-  const clients = Array.from({ length: count }, () => createDatabase(url));
+  const clients = Array.from({ length: count }, () => createDatabase(databaseSettings({ ...parseEnv(), DATABASE_URL: url })));
   try {
     return await work(clients);
   } finally {
@@ -29,7 +30,7 @@ describe("addToWaitlist across clients", () => {
     const results = await withClients(5, (clients) =>
       Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          addToWaitlist(signup(i % 2 ? "Race@Example.com" : "race@example.com "), `token-${i}`, clients[i % 5]),
+          addToWaitlist(signup(i % 2 ? "Race@Example.com" : "race@example.com "), { challengeId: `token-${i}`, database: clients[i % 5] }),
         ),
       ),
     );
@@ -41,7 +42,7 @@ describe("addToWaitlist across clients", () => {
 
   it("admits one sign-up per security-question token, whichever client writes it", async () => {
     const results = await withClients(5, (clients) =>
-      Promise.all(Array.from({ length: 20 }, (_, i) => addToWaitlist(signup(`reuse${i}@example.com`), "one-token", clients[i % 5]))),
+      Promise.all(Array.from({ length: 20 }, (_, i) => addToWaitlist(signup(`reuse${i}@example.com`), { challengeId: "one-token", database: clients[i % 5] }))),
     );
     const outcomes = results.map((result) => result.outcome);
     expect(outcomes.filter((outcome) => outcome === "created")).toHaveLength(1);
@@ -50,15 +51,15 @@ describe("addToWaitlist across clients", () => {
   });
 
   it("tells a duplicate from a used token when one batch holds both, and stores the rest", async () => {
-    await addToWaitlist(signup("first@example.com"), "used-token");
+    await addToWaitlist(signup("first@example.com"), { challengeId: "used-token" });
     // Submitted together, so they are written by one statement.
     const outcomes = (
       await Promise.all([
-        addToWaitlist(signup("new@example.com"), "fresh-1"),
-        addToWaitlist(signup("FIRST@example.com"), "fresh-2"),
-        addToWaitlist(signup("other@example.com"), "used-token"),
-        addToWaitlist(signup("new@example.com"), "fresh-3"),
-        addToWaitlist(signup("last@example.com"), "fresh-4"),
+        addToWaitlist(signup("new@example.com"), { challengeId: "fresh-1" }),
+        addToWaitlist(signup("FIRST@example.com"), { challengeId: "fresh-2" }),
+        addToWaitlist(signup("other@example.com"), { challengeId: "used-token" }),
+        addToWaitlist(signup("new@example.com"), { challengeId: "fresh-3" }),
+        addToWaitlist(signup("last@example.com"), { challengeId: "fresh-4" }),
       ])
     ).map((result) => result.outcome);
     expect(outcomes).toEqual(["created", "duplicate", "challenge_used", "duplicate", "created"]);
@@ -67,7 +68,7 @@ describe("addToWaitlist across clients", () => {
 
   it("stores every distinct sign-up written through five clients, each answered with its own id", async () => {
     const results = await withClients(5, (clients) =>
-      Promise.all(Array.from({ length: 100 }, (_, i) => addToWaitlist(signup(`conn${i}@example.com`), `token-${i}`, clients[i % 5]))),
+      Promise.all(Array.from({ length: 100 }, (_, i) => addToWaitlist(signup(`conn${i}@example.com`), { challengeId: `token-${i}`, database: clients[i % 5] }))),
     );
     expect(results.map((result) => result.outcome)).toEqual(Array(100).fill("created"));
     const entries = results.map((result) => (result.outcome === "created" ? result.entry : null));

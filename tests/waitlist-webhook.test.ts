@@ -1,55 +1,61 @@
 /**
- * The new-sign-up webhook against a real local HTTP receiver started here,
- * through the real handler and a real SQLite file.
+ * The new-sign-up webhook through the outbox: the real handler writes the
+ * sign-up and its outbox row in one transaction, the real delivery worker sends
+ * it to a real local HTTP receiver, which checks it with the `standardwebhooks`
+ * package as any receiver would.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseEnv } from "@/lib/env";
-import { FixedWindowRateLimiter } from "@/lib/security/rate-limit";
+import { createDatabase, getDatabase } from "@/lib/db";
+import { databaseSettings, parseEnv } from "@/lib/env";
+import { DeliveryWorker, type Channel } from "@/lib/outbox/worker";
+import { SharedRateLimiter } from "@/lib/security/rate-limit";
 import { createSignupHandler } from "@/lib/waitlist/handler";
-import type { EntryRecord } from "@/lib/waitlist/store";
-import {
-  createWebhookNotifier,
-  DELIVERY_HEADER,
-  isValidSignature,
-  SIGNATURE_HEADER,
-  SIGNUP_EVENT,
-  type DeliveryResult,
-} from "@/lib/waitlist/webhook";
+import { SIGNUP_EVENT, webhookChannel } from "@/lib/waitlist/webhook";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
 import { jsonRequest, signupBody } from "./support/requests";
 import { testSecret } from "./support/challenge";
 
-setUpTestDatabase();
+const { url: databaseUrl } = setUpTestDatabase();
 
-const WEBHOOK_SECRET = "webhook-test-secret-0123456789abcdef";
+const WEBHOOK_SECRET = `whsec_${Buffer.from("webhook-test-secret-0123456789abcdef").toString("base64")}`;
 
-type Received = { headers: IncomingMessage["headers"]; body: string };
+type Received = { headers: IncomingMessage["headers"]; body: string; answered: number };
+type Behaviour = "ok" | "fail" | "gone" | "hang";
 
 /** A receiver that answers each request with the next behaviour in the list (the last one repeats). */
-async function startReceiver(behaviours: ("ok" | "fail" | "hang")[]) {
+async function startReceiver(behaviours: Behaviour[]) {
   const received: Received[] = [];
   const hanging: (() => void)[] = [];
   const server: Server = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk: Buffer) => (body += chunk.toString()));
     request.on("end", () => {
-      received.push({ headers: request.headers, body });
-      const behaviour = behaviours[Math.min(received.length - 1, behaviours.length - 1)];
+      const behaviour = behaviours[Math.min(received.length, behaviours.length - 1)]!;
+      const answered = { ok: 204, fail: 503, gone: 410, hang: 0 }[behaviour];
+      received.push({ headers: request.headers, body, answered });
       if (behaviour === "hang") {
         hanging.push(() => response.end());
         return;
       }
-      response.statusCode = behaviour === "ok" ? 204 : 503;
+      response.statusCode = answered;
       response.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/waitlist`;
   return {
-    url,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/waitlist`,
     received,
+    /** Deliveries the receiver accepted, per webhook-id. */
+    acceptedPerId() {
+      const counts = new Map<string, number>();
+      for (const { headers, answered } of received) {
+        if (answered >= 200 && answered < 300) counts.set(String(headers["webhook-id"]), (counts.get(String(headers["webhook-id"])) ?? 0) + 1);
+      }
+      return counts;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         hanging.forEach((finish) => finish());
@@ -59,48 +65,79 @@ async function startReceiver(behaviours: ("ok" | "fail" | "hang")[]) {
   };
 }
 
-/** A handler wired to a notifier, recording each delivery's promise so tests can await the outcome. */
-function handlerNotifying(url: string, options: { timeoutMs?: number; retryDelaysMs?: number[] } = {}) {
-  const deliveries: Promise<DeliveryResult>[] = [];
-  const notify = createWebhookNotifier({ url, secret: WEBHOOK_SECRET, retryDelaysMs: [10, 20], ...options });
-  const post = createSignupHandler({
+/** The workers' clock: starts a minute ahead, so what the tests store is already due. */
+let clock: number;
+
+/** A worker on the test's database with a moved clock; its retries wait 1 and 2 s of that clock. */
+function workerFor(channel: Channel, options: { owner?: string; leaseMs?: number; database?: ReturnType<typeof createDatabase> } = {}) {
+  return new DeliveryWorker({
+    channels: { webhook: channel },
+    owner: options.owner ?? "test-instance",
+    retryDelaysMs: [1_000, 2_000],
+    leaseMs: options.leaseMs ?? 60_000,
+    now: () => clock,
+    database: options.database ? () => options.database! : undefined,
+  });
+}
+
+/** The real handler, owing a webhook for each new sign-up; deliveries are started by the test. */
+function handler(options: { afterResponse?: (work: () => void) => void; deliverSoon?: () => void } = {}) {
+  return createSignupHandler({
     secret: testSecret(),
     minSubmitMs: 0,
     siteUrl: "http://localhost:3000",
-    limiter: new FixedWindowRateLimiter({ max: 1_000, windowMs: 60_000 }),
-    onCreated: (entry) => deliveries.push(notify(entry)),
+    limiter: new SharedRateLimiter({ max: 1_000, windowMs: 60_000 }),
+    deliveries: ["webhook"],
+    deliverSoon: options.deliverSoon ?? (() => {}),
+    afterResponse: options.afterResponse ?? (() => {}),
   });
-  return { post, deliveries };
 }
+
+const outbox = () => getDatabase().outboxMessage.findMany({ orderBy: { createdAt: "asc" } });
 
 let errors: string[];
 beforeEach(() => {
+  clock = Date.now() + 60_000;
   errors = [];
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void errors.push(args.join(" ")));
 });
 afterEach(() => vi.restoreAllMocks());
 
 describe("the new-sign-up webhook", () => {
-  it("delivers each new sign-up once, as JSON with a valid signature", async () => {
+  it("is written with the sign-up and delivered once, signed the Standard Webhooks way", async () => {
     const receiver = await startReceiver(["ok"]);
     try {
-      const { post, deliveries } = handlerNotifying(receiver.url);
+      const post = handler();
       const body = signupBody({ email: "hooked@example.com", notes: `Quotes "and", commas, 🔧` });
       expect((await post(jsonRequest({ ...body, source_page: "/careers", utm_source: "newsletter" }))).status).toBe(201);
-      expect(await deliveries[0]).toMatchObject({ delivered: true, attempts: 1 });
 
+      const [pending] = await outbox();
+      expect(pending).toMatchObject({ kind: "webhook", status: "pending", attempts: 0 });
+
+      const worker = workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET }));
+      expect(await worker.sweep()).toBe(1);
       expect(receiver.received).toHaveLength(1);
       const [delivery] = receiver.received;
       expect(delivery!.headers["content-type"]).toBe("application/json");
-      expect(isValidSignature(WEBHOOK_SECRET, delivery!.headers[SIGNATURE_HEADER.toLowerCase()] as string, delivery!.body, Date.now() / 1000)).toBe(true);
-      expect(isValidSignature("another-secret-another-secret-another", delivery!.headers[SIGNATURE_HEADER.toLowerCase()] as string, delivery!.body, Date.now() / 1000)).toBe(false);
-      expect(isValidSignature(WEBHOOK_SECRET, delivery!.headers[SIGNATURE_HEADER.toLowerCase()] as string, delivery!.body.replace("hooked", "forged"), Date.now() / 1000)).toBe(false);
+      expect(delivery!.headers["webhook-id"]).toBe(pending!.id);
 
-      const payload = JSON.parse(delivery!.body) as { id: string; event: string; entry: EntryRecord };
-      const [row] = (await storedEntries());
-      expect(payload).toMatchObject({ event: SIGNUP_EVENT, id: delivery!.headers[DELIVERY_HEADER.toLowerCase()] });
-      expect(payload.entry).toEqual({
+      // What a receiver does: verify with the Standard Webhooks library and the shared secret.
+      const headers = {
+        "webhook-id": String(delivery!.headers["webhook-id"]),
+        "webhook-timestamp": String(delivery!.headers["webhook-timestamp"]),
+        "webhook-signature": String(delivery!.headers["webhook-signature"]),
+      };
+      const payload = new Webhook(WEBHOOK_SECRET).verify(delivery!.body, headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+      const other = `whsec_${Buffer.from("another-secret-another-secret-another").toString("base64")}`;
+      expect(() => new Webhook(other).verify(delivery!.body, headers)).toThrow();
+      expect(() => new Webhook(WEBHOOK_SECRET).verify(delivery!.body.replace("hooked", "forged"), headers)).toThrow();
+
+      const [row] = await storedEntries();
+      expect(payload.type).toBe(SIGNUP_EVENT);
+      expect(Date.parse(payload.timestamp)).toBe(Date.parse(row!.created_at));
+      expect(payload.data).toEqual({
         id: row!.id,
+        created_at: row!.created_at,
         company_name: row!.company_name,
         contact_name: row!.contact_name,
         email: "hooked@example.com",
@@ -108,100 +145,176 @@ describe("the new-sign-up webhook", () => {
         business_type: row!.business_type,
         company_size: row!.company_size,
         notes: `Quotes "and", commas, 🔧`,
-        created_at: row!.created_at,
         source_page: "/careers",
         utm_source: "newsletter",
         utm_medium: null,
         utm_campaign: null,
       });
+      expect(await outbox()).toEqual([expect.objectContaining({ status: "delivered", attempts: 1, leaseOwner: null })]);
+      expect(await worker.sweep()).toBe(0); // nothing is sent twice
     } finally {
       await receiver.close();
     }
   });
 
-  it("is not sent for refused sign-ups (a duplicate, a bot)", async () => {
+  it("is owed only for new sign-ups: not for a duplicate or a bot", async () => {
+    const post = handler();
+    expect((await post(jsonRequest(signupBody({ email: "once@example.com" })))).status).toBe(201);
+    expect((await post(jsonRequest(signupBody({ email: "ONCE@example.com" })))).status).toBe(409);
+    expect((await post(jsonRequest({ ...signupBody(), website: "bot" }))).status).toBe(201);
+    // Two at once with one email, written by one statement: still one row and one delivery.
+    const together = await Promise.all([0, 1].map(() => post(jsonRequest(signupBody({ email: "twice@example.com" })))));
+    expect(together.map((response) => response.status).sort()).toEqual([201, 409]);
+    expect((await outbox()).map((row) => row.kind)).toEqual(["webhook", "webhook"]);
+    expect(await countEntries()).toBe(2);
+  });
+
+  it("is stored in the sign-up's own transaction: if the outbox row cannot be written, neither is the sign-up", async () => {
+    await getDatabase().$executeRawUnsafe(
+      "CREATE TRIGGER refuse_outbox BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox refused'); END",
+    );
+    try {
+      const response = await handler()(jsonRequest(signupBody({ email: "atomic@example.com" })));
+      expect(response.status).toBe(500);
+      expect(await countEntries()).toBe(0);
+    } finally {
+      await getDatabase().$executeRawUnsafe("DROP TRIGGER refuse_outbox");
+    }
+  });
+
+  it("starts delivering after the answer has gone out, never before", async () => {
+    const receiver = await startReceiver(["hang"]);
+    try {
+      const worker = workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET, timeoutMs: 300 }));
+      const afterResponse: (() => void)[] = [];
+      const post = handler({ afterResponse: (work) => afterResponse.push(work), deliverSoon: () => worker.deliverSoon() });
+      const response = await post(jsonRequest(signupBody({ email: "slow@example.com" })));
+      expect(response.status).toBe(201);
+      expect(receiver.received).toHaveLength(0); // answered; nothing sent yet
+      expect(afterResponse).toHaveLength(1);
+
+      afterResponse[0]!(); // what Next does once the response is sent
+      await expect.poll(() => receiver.received.length).toBe(1);
+      await worker.idle();
+      expect(await outbox()).toEqual([expect.objectContaining({ status: "pending", attempts: 1, lastError: "no answer within 300 ms" })]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("retries a failing receiver after each backoff, with the same webhook-id, until it accepts", async () => {
+    const receiver = await startReceiver(["fail", "fail", "ok"]);
+    try {
+      expect((await handler()(jsonRequest(signupBody()))).status).toBe(201);
+      const worker = workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET }));
+      expect(await worker.sweep()).toBe(1);
+      expect(await worker.sweep()).toBe(0); // not due again until 1 s later
+      clock += 1_000;
+      expect(await worker.sweep()).toBe(1);
+      clock += 1_999;
+      expect(await worker.sweep()).toBe(0);
+      clock += 1;
+      expect(await worker.sweep()).toBe(1);
+      expect(receiver.received).toHaveLength(3);
+      expect(new Set(receiver.received.map((delivery) => delivery.headers["webhook-id"])).size).toBe(1);
+      expect(await outbox()).toEqual([expect.objectContaining({ status: "delivered", attempts: 3, lastError: null })]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("with the receiver down: keeps the delivery as failed after the last attempt, and logs it without personal data", async () => {
+    const receiver = await startReceiver(["ok"]);
+    await receiver.close(); // nothing listens on that port now
+    expect((await handler()(jsonRequest(signupBody({ email: "down@example.com" })))).status).toBe(201);
+    const worker = workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET }));
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      expect(await worker.sweep()).toBe(1);
+      clock += 2_000;
+    }
+    expect(await worker.sweep()).toBe(0);
+    expect(await outbox()).toEqual([expect.objectContaining({ status: "failed", attempts: 3, lastError: "connection failed" })]);
+    expect(errors.join("\n")).toMatch(/webhook delivery failed entry_id=\d+ delivery_id=[0-9a-f-]{36} attempts=3: connection failed/);
+    expect(errors.join("\n")).not.toContain("down@example.com");
+  });
+
+  it("does not retry an answer that will not change (4xx other than 408 and 429)", async () => {
+    const receiver = await startReceiver(["gone"]);
+    try {
+      expect((await handler()(jsonRequest(signupBody()))).status).toBe(201);
+      expect(await workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET })).sweep()).toBe(1);
+      expect(await outbox()).toEqual([expect.objectContaining({ status: "failed", attempts: 1, lastError: "HTTP 410" })]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("is claimed by one instance at a time: two workers sweeping together deliver each once", async () => {
+    const receiver = await startReceiver(["ok"]);
+    const other = createDatabase(databaseSettings({ ...parseEnv(), DATABASE_URL: databaseUrl }));
+    try {
+      const post = handler();
+      for (let i = 0; i < 20; i += 1) expect((await post(jsonRequest(signupBody()))).status).toBe(201);
+      const channel = webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET });
+      const a = workerFor(channel, { owner: "a" });
+      const b = workerFor(channel, { owner: "b", database: other });
+      const claimed = await Promise.all([a.sweep(), b.sweep(), a.sweep(), b.sweep()]);
+      expect(claimed.reduce((sum, n) => sum + n, 0)).toBe(20);
+      expect([...receiver.acceptedPerId().values()]).toEqual(Array(20).fill(1));
+    } finally {
+      await other.$disconnect();
+      await receiver.close();
+    }
+  });
+
+  it("is taken over by another instance when the lease of one that stopped answering runs out", async () => {
     const receiver = await startReceiver(["ok"]);
     try {
-      const { post, deliveries } = handlerNotifying(receiver.url);
-      expect((await post(jsonRequest(signupBody({ email: "once@example.com" })))).status).toBe(201);
-      expect((await post(jsonRequest(signupBody({ email: "ONCE@example.com" })))).status).toBe(409);
-      expect((await post(jsonRequest({ ...signupBody(), website: "bot" }))).status).toBe(201);
-      await Promise.all(deliveries);
-      expect(deliveries).toHaveLength(1);
+      expect((await handler()(jsonRequest(signupBody()))).status).toBe(201);
+      // Instance a claims it and never finishes (as if it had died mid-attempt).
+      const stuck = workerFor(() => new Promise(() => {}), { owner: "a", leaseMs: 30_000 });
+      stuck.deliverSoon();
+      await expect.poll(async () => (await outbox())[0]?.leaseOwner).toBe("a");
+      const b = workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET }), { owner: "b" });
+      expect(await b.sweep()).toBe(0); // leased
+      clock += 30_000;
+      expect(await b.sweep()).toBe(1);
+      expect([...receiver.acceptedPerId().values()]).toEqual([1]);
+      expect(await outbox()).toEqual([expect.objectContaining({ status: "delivered", attempts: 2 })]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("is handed back by an instance that stops, so another sends it at once", async () => {
+    const receiver = await startReceiver(["ok"]);
+    try {
+      expect((await handler()(jsonRequest(signupBody()))).status).toBe(201);
+      const stopping = workerFor(() => new Promise(() => {}), { owner: "a" });
+      stopping.deliverSoon();
+      await expect.poll(async () => (await outbox())[0]?.leaseOwner).toBe("a");
+      await stopping.stop(50);
+      expect(await outbox()).toEqual([expect.objectContaining({ status: "pending", leaseOwner: null })]);
+      expect(await workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET }), { owner: "b" }).sweep()).toBe(1);
       expect(receiver.received).toHaveLength(1);
     } finally {
       await receiver.close();
     }
   });
 
-  it("retries a failing receiver with the same delivery id until it accepts", async () => {
-    const receiver = await startReceiver(["fail", "fail", "ok"]);
-    try {
-      const { post, deliveries } = handlerNotifying(receiver.url);
-      expect((await post(jsonRequest(signupBody()))).status).toBe(201);
-      expect(await deliveries[0]).toMatchObject({ delivered: true, attempts: 3 });
-      const ids = new Set(receiver.received.map((delivery) => delivery.headers[DELIVERY_HEADER.toLowerCase()]));
-      expect(receiver.received).toHaveLength(3);
-      expect(ids.size).toBe(1);
-    } finally {
-      await receiver.close();
-    }
+  it("goes with its entry: removing an entry removes what was owed about it", async () => {
+    expect((await handler()(jsonRequest(signupBody({ email: "leaving@example.com" })))).status).toBe(201);
+    expect(await getDatabase().outboxMessage.count()).toBe(1);
+    await getDatabase().waitlistEntry.delete({ where: { emailNormalized: "leaving@example.com" } });
+    expect(await getDatabase().outboxMessage.count()).toBe(0);
   });
 
-  it("with the receiver down: the sign-up answers 201 and is stored; delivery gives up after its retries and logs it", async () => {
-    const receiver = await startReceiver(["ok"]);
-    const downUrl = receiver.url;
-    await receiver.close(); // nothing listens on that port now
-    const { post, deliveries } = handlerNotifying(downUrl);
-    const response = await post(jsonRequest(signupBody({ email: "down@example.com" })));
-    expect(response.status).toBe(201);
-    expect((await countEntries())).toBe(1);
-    const result = await deliveries[0]!;
-    expect(result).toMatchObject({ delivered: false, attempts: 3 });
-    expect(errors.join("\n")).toMatch(/webhook delivery failed entry_id=\d+ .*attempts=3: connection failed/);
-    expect(errors.join("\n")).not.toContain("down@example.com");
-  });
-
-  it("with a receiver that never answers: the sign-up answers 201 before the receiver has answered anything", async () => {
-    const receiver = await startReceiver(["hang"]);
-    try {
-      const { post, deliveries } = handlerNotifying(receiver.url, { timeoutMs: 300, retryDelaysMs: [] });
-      const response = await post(jsonRequest(signupBody({ email: "slow@example.com" })));
-      expect(response.status).toBe(201);
-      expect((await storedEntries()).map((row) => row.email)).toEqual(["slow@example.com"]);
-      // The delivery is still waiting on the receiver: the answer did not wait for it.
-      let settled = false;
-      void deliveries[0]!.then(() => (settled = true));
-      await Promise.resolve();
-      expect(settled).toBe(false);
-      expect(await deliveries[0]).toMatchObject({ delivered: false, attempts: 1 });
-      expect(errors.join("\n")).toContain("no answer within 300 ms");
-    } finally {
-      await receiver.close();
-    }
-  });
-
-  it("does not retry an answer that will not change (4xx other than 408 and 429)", async () => {
-    let calls = 0;
-    const notify = createWebhookNotifier({
-      url: "http://127.0.0.1:9/unused",
-      secret: WEBHOOK_SECRET,
-      retryDelaysMs: [1, 1],
-      fetchImpl: async () => {
-        calls += 1;
-        return new Response(null, { status: 410 });
-      },
-    });
-    const entry = { id: 1 } as EntryRecord;
-    expect(await notify(entry)).toMatchObject({ delivered: false, attempts: 1 });
-    expect(calls).toBe(1);
-  });
-
-  it("is configured by WAITLIST_WEBHOOK_URL with a required WAITLIST_WEBHOOK_SECRET", () => {
+  it("is configured by WAITLIST_WEBHOOK_URL with a required Standard Webhooks WAITLIST_WEBHOOK_SECRET", () => {
     expect(() => parseEnv({ WAITLIST_WEBHOOK_URL: "https://crm.example/hooks" })).toThrow(/WAITLIST_WEBHOOK_SECRET: must be set/);
-    expect(() => parseEnv({ WAITLIST_WEBHOOK_URL: "ftp://crm.example", WAITLIST_WEBHOOK_SECRET: WEBHOOK_SECRET })).toThrow(
-      /WAITLIST_WEBHOOK_URL/,
+    expect(() => parseEnv({ WAITLIST_WEBHOOK_URL: "https://crm.example/hooks", WAITLIST_WEBHOOK_SECRET: "0123456789abcdef0123456789abcdef" })).toThrow(
+      /WAITLIST_WEBHOOK_SECRET: must be a Standard Webhooks secret: whsec_/,
     );
+    expect(() => parseEnv({ WAITLIST_WEBHOOK_URL: "ftp://crm.example", WAITLIST_WEBHOOK_SECRET: WEBHOOK_SECRET })).toThrow(/WAITLIST_WEBHOOK_URL/);
     expect(parseEnv({ WAITLIST_WEBHOOK_URL: "https://crm.example/hooks", WAITLIST_WEBHOOK_SECRET: WEBHOOK_SECRET })).toMatchObject({
       WAITLIST_WEBHOOK_URL: "https://crm.example/hooks",
     });

@@ -11,7 +11,21 @@ import type { Database } from "../db";
 import { BUSINESS_TYPES, BUSINESS_TYPE_VALUES, COMPANY_SIZES, COMPANY_SIZE_VALUES } from "../waitlist/options";
 import type { EntryRecord } from "../waitlist/store";
 import { count, csvRecord, renderTable, terminalSafe, type Column } from "./format";
-import { countEntries, ENTRY_COLUMNS, findByEmail, iterateEntries, listEntries, removeById, stats, type ListFilters } from "./queries";
+import {
+  countEntries,
+  deliveryCounts,
+  ENTRY_COLUMNS,
+  findByEmail,
+  iterateEntries,
+  listDeliveries,
+  listEntries,
+  redeliver,
+  removeById,
+  stats,
+  type DeliveryRow,
+  type DeliveryStatus,
+  type ListFilters,
+} from "./queries";
 
 export const USAGE = `Usage: npm run waitlist -- <command> [options]
 
@@ -27,9 +41,15 @@ Commands:
              --format csv|json  required
              --out FILE         write to FILE instead of standard output
              --force            replace FILE if it exists
-  remove   Delete one person's sign-up
+  remove   Delete one person's sign-up (and whatever was still to be sent about it)
              --email ADDRESS    required
              --yes              do not ask for confirmation
+  deliveries  Notifications owed to other systems: counts, and those not delivered
+             --status pending|failed|all   which to list (default: failed and pending)
+             --limit N          how many to list (default 50)
+  redeliver   Send failed deliveries again, with a fresh set of attempts
+             --id ID            one delivery (its id from deliveries)
+             --all-failed       every failed delivery
 `;
 
 export type CliIo = {
@@ -228,11 +248,58 @@ async function remove(db: Database, args: string[], io: CliIo): Promise<number> 
   return 0;
 }
 
+const utcMinute = (date: Date) => date.toISOString().slice(0, 16).replace("T", " ");
+
+async function deliveries(db: Database, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, strict: true, options: { status: { type: "string" }, limit: { type: "string" } } });
+  const choices: Record<string, DeliveryStatus[]> = { pending: ["pending"], failed: ["failed"], all: ["failed", "pending", "delivered"] };
+  if (values.status !== undefined && !Object.hasOwn(choices, values.status)) {
+    throw new UsageError(`--status must be pending, failed or all, not "${values.status}".`);
+  }
+  const statuses = values.status === undefined ? (["failed", "pending"] as DeliveryStatus[]) : choices[values.status]!;
+  const limitText = values.limit ?? "50";
+  if (!/^[1-9]\d*$/.test(limitText)) throw new UsageError(`--limit must be a positive whole number, not "${limitText}".`);
+
+  const counts = await deliveryCounts(db);
+  if (counts.length === 0) {
+    await write(io.stdout, "No deliveries yet. Each new sign-up owes one per configured receiver (WAITLIST_WEBHOOK_URL).\n");
+    return 0;
+  }
+  const summary = counts.map(({ kind, status, n }) => `${kind} ${status}: ${count(n)}`).join(" · ");
+  const rows = await listDeliveries(db, statuses, Number(limitText));
+  const columns: Column<DeliveryRow>[] = [
+    { title: "Delivery id", width: 36, value: (d) => d.id },
+    { title: "Kind", width: 7, value: (d) => d.kind },
+    { title: "Status", width: 9, value: (d) => d.status },
+    { title: "Tries", width: 5, value: (d) => String(d.attempts), alignRight: true },
+    { title: "Sign-up (email)", width: 30, value: (d) => d.entry.email },
+    { title: "Next try (UTC)", width: 16, value: (d) => (d.status === "pending" ? utcMinute(d.nextAttemptAt) : "") },
+    { title: "Last error", width: 28, value: (d) => d.lastError ?? "" },
+  ];
+  const listed = rows.length === 0 ? "None to list." : renderTable(columns, rows);
+  await write(io.stdout, `${summary}\n\n${listed}\n`);
+  return 0;
+}
+
+async function redeliverCommand(db: Database, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, strict: true, options: { id: { type: "string" }, "all-failed": { type: "boolean" } } });
+  if (!values.id === !values["all-failed"]) throw new UsageError("redeliver needs --id ID or --all-failed.");
+  const n = await redeliver(db, values.id ? { id: values.id } : { allFailed: true });
+  if (n === 0) {
+    await write(io.stderr, values.id ? `No failed delivery with the id ${terminalSafe(values.id)}.\n` : "No failed deliveries.\n");
+    return values.id ? 1 : 0;
+  }
+  await write(io.stdout, `${count(n)} deliver${n === 1 ? "y is" : "ies are"} pending again; the running site sends ${n === 1 ? "it" : "them"} within seconds.\n`);
+  return 0;
+}
+
 const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Promise<number>> = {
   list,
   stats: statsCommand,
   export: exportCommand,
   remove,
+  deliveries,
+  redeliver: redeliverCommand,
 };
 
 /**

@@ -4,7 +4,7 @@
  */
 import nextEnv from "@next/env";
 import { createDatabase, DatabaseUnavailable } from "../db";
-import { parseEnv } from "../env";
+import { databaseSettings, parseEnv } from "../env";
 import { runCli, USAGE } from "./cli";
 
 /** Prisma's codes for a table or column the database lacks: migrations were not applied. */
@@ -22,9 +22,10 @@ async function main(argv: string[]): Promise<number> {
   }
 
   nextEnv.loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
-  const { DATABASE_URL } = parseEnv();
+  const env = parseEnv();
+  const { DATABASE_URL } = env;
   try {
-    return await runCli(argv, () => createDatabase(DATABASE_URL), process);
+    return await runCli(argv, () => createDatabase(databaseSettings(env)), process);
   } catch (error) {
     const message = error instanceof Error ? error.message.trim() : String(error);
     process.stderr.write(

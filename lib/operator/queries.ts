@@ -148,3 +148,56 @@ export async function removeById(database: Database, id: number): Promise<boolea
   const { count } = await database.waitlistEntry.deleteMany({ where: { id } });
   return count === 1;
 }
+
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+export type DeliveryRow = {
+  id: string;
+  kind: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: Date;
+  leaseOwner: string | null;
+  lastError: string | null;
+  createdAt: Date;
+  entry: { id: number; email: string };
+};
+
+/** How many deliveries there are of each kind in each status. */
+export async function deliveryCounts(database: Database): Promise<{ kind: string; status: string; n: number }[]> {
+  const groups = await database.outboxMessage.groupBy({ by: ["kind", "status"], _count: { _all: true }, orderBy: [{ kind: "asc" }, { status: "asc" }] });
+  return groups.map((group) => ({ kind: group.kind, status: group.status, n: group._count._all }));
+}
+
+/** Deliveries in these statuses, oldest first (the ones waiting longest lead), with their entry. */
+export async function listDeliveries(database: Database, statuses: DeliveryStatus[], limit: number): Promise<DeliveryRow[]> {
+  return database.outboxMessage.findMany({
+    where: { status: { in: statuses } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: limit,
+    select: {
+      id: true,
+      kind: true,
+      status: true,
+      attempts: true,
+      nextAttemptAt: true,
+      leaseOwner: true,
+      lastError: true,
+      createdAt: true,
+      entry: { select: { id: true, email: true } },
+    },
+  });
+}
+
+/**
+ * Makes failed deliveries (one, or all) pending again with a fresh set of
+ * attempts, due now: each instance's worker picks them up on its next look
+ * (every 2 s). Returns how many.
+ */
+export async function redeliver(database: Database, which: { id: string } | { allFailed: true }, now: Date = new Date()): Promise<number> {
+  const { count } = await database.outboxMessage.updateMany({
+    where: { status: "failed", ...("id" in which ? { id: which.id } : {}) },
+    data: { status: "pending", attempts: 0, nextAttemptAt: now, leaseOwner: null, leaseExpiresAt: null },
+  });
+  return count;
+}

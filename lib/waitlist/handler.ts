@@ -10,13 +10,14 @@ import { getDatabase, type Database } from "../db";
 import { parseEnv } from "../env";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
 import { isForeignOrigin } from "../security/origin";
-import { FixedWindowRateLimiter } from "../security/rate-limit";
+import { SharedRateLimiter, type RateLimiter } from "../security/rate-limit";
 import { challengeSecret } from "../security/secret";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
 import { fieldErrorsOf, HONEYPOT_FIELD, waitlistSignupSchema, type WaitlistSignup } from "./schema";
-import { addToWaitlist, type EntryRecord } from "./store";
-import { createWebhookNotifier } from "./webhook";
+import { addToWaitlist } from "./store";
+import { getDeliveryWorker } from "../outbox/instance";
+import type { DeliveryKind } from "../outbox/worker";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -27,12 +28,16 @@ export type SignupProtection = {
   minSubmitMs: number;
   /** The site's public address; posts from other origins are refused. */
   siteUrl: string;
-  limiter: FixedWindowRateLimiter;
+  limiter: RateLimiter;
 };
 
 export type SignupHandlerOptions = SignupProtection & {
-  /** Told about each stored sign-up after the answer is decided; never awaited (the webhook). */
-  onCreated?: (entry: EntryRecord) => unknown;
+  /** What is owed about each new sign-up: outbox rows written in its transaction (the webhook). */
+  deliveries?: readonly DeliveryKind[];
+  /** Starts delivering what is due; called after the answer has gone out. */
+  deliverSoon?: () => void;
+  /** Runs work once the answer has gone out: Next's after() in the route. */
+  afterResponse?: (work: () => void) => void;
   database?: () => Database;
   /** The clock, in ms since the epoch; tests move it instead of waiting. */
   now?: () => number;
@@ -120,19 +125,21 @@ function logBot(reason: string): void {
   console.warn(`[waitlist] sign-up discarded as automated: ${reason}`);
 }
 
-export function createSignupHandler(options: SignupHandlerOptions): (request: Request) => Promise<Response> {
-  const { secret, minSubmitMs, siteUrl, limiter, onCreated } = options;
+export type SignupHandler = (request: Request, afterResponse?: (work: () => void) => void) => Promise<Response>;
+
+export function createSignupHandler(options: SignupHandlerOptions): SignupHandler {
+  const { secret, minSubmitMs, siteUrl, limiter, deliveries = [], deliverSoon, afterResponse } = options;
   const now = options.now ?? Date.now;
   const database = options.database ?? getDatabase;
 
   const siteOrigin = new URL(siteUrl).origin;
 
-  return async function handleSignupRequest(request: Request): Promise<Response> {
+  return async function handleSignupRequest(request: Request, afterThisResponse = afterResponse): Promise<Response> {
     let signup: WaitlistSignup | undefined;
     try {
       // Every attempt counts, whatever becomes of it, so probing costs the same as signing up.
       const client = request.headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN_CLIENT;
-      const decision = limiter.attempt(client, now());
+      const decision = await limiter.attempt(client, now());
       if (!decision.allowed) {
         return refuse(429, "rate_limited", {}, { "Retry-After": String(decision.retryAfterSeconds) });
       }
@@ -178,16 +185,11 @@ export function createSignupHandler(options: SignupHandlerOptions): (request: Re
       if (!parsed.success) return refuse(400, "invalid_fields", { fields: fieldErrorsOf(parsed.error) });
       signup = parsed.data;
 
-      const result = await addToWaitlist(signup, check.id, database());
+      const result = await addToWaitlist(signup, { challengeId: check.id, deliveries, database: database() });
       if (result.outcome === "duplicate") return refuse(409, "already_registered");
       if (result.outcome === "challenge_used") return refuse(400, "challenge_used");
-      if (onCreated) {
-        // Not awaited: a slow or failing receiver must not hold up the visitor's answer.
-        const { entry } = result;
-        void Promise.resolve()
-          .then(() => onCreated(entry))
-          .catch((error: unknown) => logFailure(`notify-${entry.id}`, error));
-      }
+      // The deliveries are already stored with the sign-up; sending them never holds up the answer.
+      if (deliveries.length > 0 && deliverSoon) (afterThisResponse ?? queueMicrotask)(deliverSoon);
       return accepted();
     } catch (error) {
       const requestId = crypto.randomUUID();
@@ -207,18 +209,17 @@ export function createChallengeHandler(options: { secret: string; now?: () => nu
   };
 }
 
-/** The protections and the webhook as the environment configures them (.env.example). */
+/** The protections and the deliveries as the environment configures them (.env.example). */
 export function signupOptionsFromEnv(): SignupHandlerOptions {
   const env = parseEnv();
+  const worker = getDeliveryWorker();
   return {
-    onCreated:
-      env.WAITLIST_WEBHOOK_URL && env.WAITLIST_WEBHOOK_SECRET
-        ? createWebhookNotifier({ url: env.WAITLIST_WEBHOOK_URL, secret: env.WAITLIST_WEBHOOK_SECRET })
-        : undefined,
+    deliveries: worker.deliveryKinds,
+    deliverSoon: () => worker.deliverSoon(),
     secret: challengeSecret(env.WAITLIST_SECRET),
     minSubmitMs: env.WAITLIST_MIN_SUBMIT_MS,
     siteUrl: env.SITE_URL,
-    limiter: new FixedWindowRateLimiter({
+    limiter: new SharedRateLimiter({
       max: env.WAITLIST_RATE_LIMIT_MAX,
       windowMs: env.WAITLIST_RATE_LIMIT_WINDOW_SECONDS * 1000,
     }),
@@ -227,12 +228,13 @@ export function signupOptionsFromEnv(): SignupHandlerOptions {
 
 // The running site's handlers, made on first request so that the environment
 // is read at run time (never at build time) and one rate limiter serves all requests.
-let siteSignupHandler: ((request: Request) => Promise<Response>) | undefined;
+let siteSignupHandler: SignupHandler | undefined;
 let siteChallengeHandler: ((request: Request) => Response) | undefined;
 
-export function handleSignup(request: Request): Promise<Response> {
+/** `afterResponse`: Next's after(), which only the route (inside a request) can call. */
+export function handleSignup(request: Request, afterResponse?: (work: () => void) => void): Promise<Response> {
   siteSignupHandler ??= createSignupHandler(signupOptionsFromEnv());
-  return siteSignupHandler(request);
+  return siteSignupHandler(request, afterResponse);
 }
 
 export function handleChallenge(request: Request): Response {

@@ -1,6 +1,8 @@
 /**
  * Storing sign-ups through Prisma Client, committed in groups
- * (lib/group-commit.ts): one INSERT per batch, whatever its size.
+ * (lib/group-commit.ts): one INSERT per batch, whatever its size, and in the
+ * same transaction the outbox rows for what is owed about each new entry
+ * (lib/outbox/worker.ts), so a stored sign-up always has its notifications.
  *
  * Whether an email is already on the list, and whether a security-question
  * token was already used, are decided by the unique indexes inside that insert,
@@ -8,9 +10,11 @@
  * several) cannot both get in. `ON CONFLICT DO NOTHING` lets the rest of a batch
  * in when one row collides; the rows it skipped are then told apart.
  */
+import { randomUUID } from "node:crypto";
 import { getDatabase, Prisma, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
+import type { DeliveryKind } from "../outbox/worker";
 import { normalizeEmail, type SignupSource, type WaitlistSignup } from "./schema";
 
 /** A stored sign-up as operators and the webhook see it: the table's columns, minus internal ones. */
@@ -34,7 +38,12 @@ export function timestamp(date: Date = new Date()): string {
 }
 
 /** One row as it goes into waitlist_entries: keys are the column names. */
-type Row = Omit<EntryRecord, "id" | "created_at"> & { email_normalized: string; challenge_id: string | null; created_at: Date };
+type Row = Omit<EntryRecord, "id" | "created_at"> & {
+  email_normalized: string;
+  challenge_id: string | null;
+  created_at: Date;
+  public_id: string;
+};
 
 const COLUMNS = [
   "company_name",
@@ -51,6 +60,7 @@ const COLUMNS = [
   "utm_source",
   "utm_medium",
   "utm_campaign",
+  "public_id",
 ] as const satisfies readonly (keyof Row)[];
 
 function rowOf(signup: NewSignup, challengeId: string | null, createdAt: Date): Row {
@@ -69,11 +79,12 @@ function rowOf(signup: NewSignup, challengeId: string | null, createdAt: Date): 
     utm_source: signup.utm_source ?? null,
     utm_medium: signup.utm_medium ?? null,
     utm_campaign: signup.utm_campaign ?? null,
+    public_id: randomUUID(),
   };
 }
 
 function recordOf(row: Row, id: number): EntryRecord {
-  const { email_normalized: _normalized, challenge_id: _challenge, created_at, ...fields } = row;
+  const { email_normalized: _normalized, challenge_id: _challenge, public_id: _public, created_at, ...fields } = row;
   return { id, created_at: timestamp(created_at), ...fields };
 }
 
@@ -105,22 +116,40 @@ function batchJson(rows: Row[]): string {
 
 const SELECT_FROM_BATCH = Prisma.raw(COLUMNS.map((column) => `json_extract(value, '$.${column}')`).join(", "));
 
+type Pending = { signup: NewSignup; challengeId: string | null; deliveries: readonly DeliveryKind[] };
+
 /**
  * The rows that are new, with their ids; rows that collide with a unique index
  * are skipped. The whole batch is one statement with one parameter: Prisma
  * Client's cost grows with the number of parameters it passes, SQLite's JSON
  * functions unpack them for a fraction of that (docs/performance.md).
+ *
+ * With deliveries owed, a second statement in the same transaction writes an
+ * outbox row for each new entry. It finds them by the random public_id each row
+ * was given, which only a row inserted by this statement can carry: a skipped
+ * duplicate gets nothing.
  */
-function insertRows(database: Database, rows: Row[]): Promise<Inserted[]> {
+async function insertRows(database: Database, rows: Row[], batch: Pending[]): Promise<Inserted[]> {
   // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
-  return database.$queryRaw<Inserted[]>`
+  const insert = database.$queryRaw<Inserted[]>`
     INSERT INTO waitlist_entries (${Prisma.raw(COLUMNS.join(", "))})
     SELECT ${SELECT_FROM_BATCH} FROM json_each(${batchJson(rows)}) WHERE true
     ON CONFLICT DO NOTHING
     RETURNING id, email_normalized, challenge_id`;
-}
+  const owed = rows.flatMap((row, i) => batch[i]!.deliveries.map((kind) => ({ id: randomUUID(), kind, public_id: row.public_id })));
+  if (owed.length === 0) return insert;
 
-type Pending = { signup: NewSignup; challengeId: string | null };
+  const now = rows[0]!.created_at;
+  const [inserted] = await database.$transaction([
+    insert,
+    database.$executeRaw`
+      INSERT INTO outbox (id, kind, entry_id, status, attempts, next_attempt_at, created_at)
+      SELECT json_extract(owed.value, '$.id'), json_extract(owed.value, '$.kind'), entry.id, 'pending', 0, ${now}, ${now}
+      FROM json_each(${JSON.stringify(owed)}) AS owed
+      JOIN waitlist_entries AS entry ON entry.public_id = json_extract(owed.value, '$.public_id')`,
+  ]);
+  return inserted;
+}
 
 /**
  * One batch, one statement (and so one transaction and one sync). RETURNING
@@ -135,15 +164,15 @@ async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome
   const rows = batch.map(({ signup, challengeId }) => rowOf(signup, challengeId, createdAt));
   let inserted: Inserted[];
   try {
-    inserted = await insertRows(database, rows);
+    inserted = await insertRows(database, rows, batch);
   } catch (error) {
     // Refused for another reason than a unique index (a trigger, a full disk): the
     // statement failed as a whole. Write each row on its own so only the bad one fails.
     if (rows.length === 1) return [{ error }];
     const outcomes: Outcome<StoreResult>[] = [];
-    for (const row of rows) {
+    for (const [i, row] of rows.entries()) {
       try {
-        outcomes.push(...(await classify(database, [row], await insertRows(database, [row]))));
+        outcomes.push(...(await classify(database, [row], await insertRows(database, [row], [batch[i]!]))));
       } catch (rowError) {
         outcomes.push({ error: rowError });
       }
@@ -187,9 +216,18 @@ function writerFor(database: Database): GroupCommit<Pending, StoreResult> {
   return writer;
 }
 
+export type AddOptions = {
+  /** The security-question token's id: unique, so a token admits one sign-up. */
+  challengeId?: string | null;
+  /** What is owed about the new entry: an outbox row of each kind, written with it. */
+  deliveries?: readonly DeliveryKind[];
+  database?: Database;
+};
+
 /** Adds a sign-up, committed together with the others arriving at the same moment. */
-export function addToWaitlist(signup: NewSignup, challengeId: string | null = null, database: Database = getDatabase()): Promise<StoreResult> {
-  return writerFor(database).submit({ signup, challengeId });
+export function addToWaitlist(signup: NewSignup, options: AddOptions = {}): Promise<StoreResult> {
+  const { challengeId = null, deliveries = [], database = getDatabase() } = options;
+  return writerFor(database).submit({ signup, challengeId, deliveries });
 }
 
 /** Resolves once every sign-up submitted so far is committed (graceful shutdown). */

@@ -21,7 +21,7 @@ export type StoredEntry = {
 /**
  * Gives the calling test file its own copy of the migrated template database,
  * points DATABASE_URL (and so the real route handler) at it, and empties the
- * table before each test.
+ * tables before each test.
  */
 export function setUpTestDatabase(): { file: string; url: string } {
   const template = inject("templateDatabase");
@@ -31,7 +31,8 @@ export function setUpTestDatabase(): { file: string; url: string } {
   process.env.DATABASE_URL = url;
 
   beforeEach(async () => {
-    await getDatabase().waitlistEntry.deleteMany();
+    const database = getDatabase();
+    await database.$transaction([database.outboxMessage.deleteMany(), database.waitlistEntry.deleteMany(), database.rateLimitWindow.deleteMany()]);
   });
   afterAll(() => closeDatabase());
   return { file, url };

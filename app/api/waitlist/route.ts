@@ -1,6 +1,8 @@
+import { after } from "next/server";
 import { handleSignup, methodNotAllowed } from "@/lib/waitlist/handler";
 
-export const POST = handleSignup;
+// Deliveries owed for a new sign-up (the webhook) start once the answer has gone out.
+export const POST = (request: Request) => handleSignup(request, after);
 
 // Next would answer other methods with an empty 405; these say what to use instead.
 const postOnly = methodNotAllowed("POST");

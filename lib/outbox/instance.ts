@@ -1,0 +1,36 @@
+/**
+ * This instance's delivery worker, configured by the environment (.env.example):
+ * one channel per configured receiver. It lives on globalThis because server.ts
+ * starts it and the sign-up route (its own bundle, with its own copy of this
+ * module) prompts it after each answer; both must reach the same worker.
+ */
+import { hostname } from "node:os";
+import { parseEnv, type Env } from "../env";
+import { webhookChannel } from "../waitlist/webhook";
+import { DeliveryWorker, type Channel, type DeliveryKind } from "./worker";
+
+/** The name leases and logs carry: INSTANCE_ID, or the host name and process id. */
+export function instanceName(env: Env): string {
+  return env.INSTANCE_ID ?? `${hostname()}-${process.pid}`;
+}
+
+export function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
+  const channels: Partial<Record<DeliveryKind, Channel>> = {};
+  if (env.WAITLIST_WEBHOOK_URL && env.WAITLIST_WEBHOOK_SECRET) {
+    channels.webhook = webhookChannel({ url: env.WAITLIST_WEBHOOK_URL, secret: env.WAITLIST_WEBHOOK_SECRET });
+  }
+  return new DeliveryWorker({
+    channels,
+    owner: instanceName(env),
+    retryDelaysMs: env.WAITLIST_DELIVERY_RETRY_SECONDS.map((seconds) => seconds * 1000),
+    leaseMs: env.WAITLIST_DELIVERY_LEASE_SECONDS * 1000,
+  });
+}
+
+const cache = globalThis as unknown as { waitlistDeliveryWorker?: DeliveryWorker };
+
+/** Made on first use, from the environment read at run time (never at build time). */
+export function getDeliveryWorker(): DeliveryWorker {
+  cache.waitlistDeliveryWorker ??= deliveryWorkerFromEnv();
+  return cache.waitlistDeliveryWorker;
+}

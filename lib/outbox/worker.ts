@@ -1,0 +1,217 @@
+/**
+ * Delivers what the outbox holds (the `outbox` table): rows written in the same
+ * transaction as the sign-up they are about (lib/waitlist/store.ts), so a
+ * stored sign-up always has its deliveries, and a restart or a crash loses none.
+ *
+ * Every instance runs a worker. A worker claims due rows under a lease (one
+ * UPDATE ... RETURNING, so two instances never claim the same row), attempts
+ * them, and records the outcome: delivered, due again after a backoff, or
+ * failed for good after the last attempt (kept for the operator tool, which can
+ * send it again). A lease that runs out (its instance died) frees the row for
+ * the others. Delivery is therefore at least once; each row's id is the same on
+ * every attempt, so a receiver can drop a repeat (docs/operations.md).
+ */
+import { getDatabase, Prisma, type Database } from "../db";
+import type { WaitlistEntry } from "../generated/prisma/client";
+
+/** The kinds of delivery the site owes for a new sign-up. */
+export const DELIVERY_KINDS = ["webhook"] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+
+/** A claimed row: what a channel needs to attempt it. */
+export type Delivery = { id: string; kind: DeliveryKind; entryId: number; attempt: number };
+
+/**
+ * `retry: false`: the receiver's answer will not change (a 4xx other than 408 and 429),
+ * so the row fails now. `problem` goes to the log and the row; never personal data.
+ */
+export type Attempted = { delivered: true } | { delivered: false; retry: boolean; problem: string };
+
+/** Sends one delivery about its entry. Must not throw; a thrown error counts as a retryable failure. */
+export type Channel = (delivery: Delivery, entry: WaitlistEntry) => Promise<Attempted>;
+
+export type DeliveryWorkerOptions = {
+  channels: Partial<Record<DeliveryKind, Channel>>;
+  /** This instance's name in leases and logs. */
+  owner: string;
+  /** Waits before the 2nd, 3rd, ... attempt; after the last, a row fails for good. */
+  retryDelaysMs: readonly number[];
+  /** How long a claim keeps other instances away; longer than any attempt can take. */
+  leaseMs: number;
+  database?: () => Database;
+  /** How often the worker looks for due rows when nothing prompts it. */
+  sweepEveryMs?: number;
+  /** Rows claimed at a time. */
+  batchSize?: number;
+  now?: () => number;
+};
+
+type Claimed = { id: string; kind: DeliveryKind; entry_id: bigint | number; attempts: bigint | number };
+
+/** Delivered rows are kept a week (the entry stays in waitlist_entries), then deleted. */
+const KEEP_DELIVERED_MS = 7 * 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export class DeliveryWorker {
+  private readonly channels: Partial<Record<DeliveryKind, Channel>>;
+  private readonly kinds: DeliveryKind[];
+  private readonly database: () => Database;
+  private readonly now: () => number;
+  private readonly sweepEveryMs: number;
+  private readonly batchSize: number;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | null = null;
+  private sweepAgain = false;
+  private stopped = false;
+  private lastPrune = 0;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.channels = options.channels;
+    this.kinds = DELIVERY_KINDS.filter((kind) => options.channels[kind]);
+    this.database = options.database ?? getDatabase;
+    this.now = options.now ?? Date.now;
+    this.sweepEveryMs = options.sweepEveryMs ?? 2_000;
+    this.batchSize = options.batchSize ?? 50;
+  }
+
+  /** The kinds this worker delivers; a sign-up owes one row of each. */
+  get deliveryKinds(): readonly DeliveryKind[] {
+    return this.kinds;
+  }
+
+  /** Looks for due rows now and then every sweepEveryMs, until stop(). */
+  start(): void {
+    if (this.timer || this.kinds.length === 0) return;
+    this.stopped = false;
+    this.timer = setInterval(() => this.deliverSoon(), this.sweepEveryMs);
+    this.timer.unref();
+    this.deliverSoon();
+  }
+
+  /** Attempts what is due as soon as possible (after a sign-up's answer went out, say). */
+  deliverSoon(): void {
+    if (this.stopped || this.kinds.length === 0) return;
+    if (this.sweeping) {
+      this.sweepAgain = true;
+      return;
+    }
+    this.sweeping = this.sweepUntilDone().finally(() => (this.sweeping = null));
+  }
+
+  /** Resolves when the worker is idle: nothing claimed by it is being attempted. */
+  async idle(): Promise<void> {
+    while (this.sweeping) await this.sweeping;
+  }
+
+  /**
+   * Stops claiming. Attempts under way get `graceMs` to finish and be recorded;
+   * whatever this instance still holds after that is handed back (its lease
+   * cleared), so another instance attempts it at once instead of after the lease.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    const finished = await Promise.race([
+      this.idle().then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs).unref()),
+    ]);
+    if (!finished) {
+      await this.database().outboxMessage.updateMany({
+        where: { leaseOwner: this.options.owner, status: "pending" },
+        data: { leaseOwner: null, leaseExpiresAt: null },
+      });
+    }
+  }
+
+  private async sweepUntilDone(): Promise<void> {
+    try {
+      do {
+        this.sweepAgain = false;
+        // A full batch means more may be due right now.
+        if ((await this.sweep()) === this.batchSize) this.sweepAgain = true;
+      } while (this.sweepAgain && !this.stopped);
+      await this.pruneNowAndThen();
+    } catch (error) {
+      console.error(`[waitlist] delivery worker ${this.options.owner}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** One pass: claim due rows, attempt them together, record each outcome. Returns how many were claimed. */
+  async sweep(): Promise<number> {
+    const claimed = await this.claim();
+    if (claimed.length === 0) return 0;
+    const entries = await this.database().waitlistEntry.findMany({ where: { id: { in: [...new Set(claimed.map((row) => row.entryId))] } } });
+    const entryById = new Map(entries.map((entry) => [entry.id, entry]));
+    const outcomes = await Promise.all(
+      claimed.map(async (delivery): Promise<Attempted> => {
+        const entry = entryById.get(delivery.entryId);
+        // Removed since it was claimed: its rows went with it, nothing to send.
+        if (!entry) return { delivered: true };
+        try {
+          return await this.channels[delivery.kind]!(delivery, entry);
+        } catch (error) {
+          return { delivered: false, retry: true, problem: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    );
+    await this.record(claimed, outcomes);
+    return claimed.length;
+  }
+
+  private async claim(): Promise<Delivery[]> {
+    const now = new Date(this.now());
+    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
+    const rows = await this.database().$queryRaw<Claimed[]>`
+      UPDATE outbox SET lease_owner = ${this.options.owner}, lease_expires_at = ${leaseUntil}, attempts = attempts + 1
+      WHERE id IN (
+        SELECT id FROM outbox
+        WHERE status = 'pending' AND kind IN (${Prisma.join(this.kinds)}) AND next_attempt_at <= ${now}
+          AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
+        ORDER BY next_attempt_at
+        LIMIT ${this.batchSize})
+      RETURNING id, kind, entry_id, attempts`;
+    return rows.map((row) => ({ id: row.id, kind: row.kind, entryId: Number(row.entry_id), attempt: Number(row.attempts) }));
+  }
+
+  /** Delivered rows in one statement; the rest (rare) one by one. Only rows this worker still holds. */
+  private async record(claimed: Delivery[], outcomes: Attempted[]): Promise<void> {
+    const database = this.database();
+    const owner = this.options.owner;
+    const now = this.now();
+    const released = { leaseOwner: null, leaseExpiresAt: null };
+    const delivered = claimed.filter((_, i) => outcomes[i]!.delivered).map((delivery) => delivery.id);
+    if (delivered.length > 0) {
+      await database.outboxMessage.updateMany({
+        where: { id: { in: delivered }, leaseOwner: owner },
+        data: { status: "delivered", deliveredAt: new Date(now), lastError: null, ...released },
+      });
+    }
+    for (const [i, delivery] of claimed.entries()) {
+      const outcome = outcomes[i]!;
+      if (outcome.delivered) continue;
+      const delay = this.options.retryDelaysMs[delivery.attempt - 1];
+      const again = outcome.retry && delay !== undefined;
+      await database.outboxMessage.updateMany({
+        where: { id: delivery.id, leaseOwner: owner },
+        data: again
+          ? { nextAttemptAt: new Date(now + delay), lastError: outcome.problem, ...released }
+          : { status: "failed", lastError: outcome.problem, ...released },
+      });
+      if (!again) {
+        // The ids let an operator find it (npm run waitlist -- deliveries); nothing the visitor typed is logged.
+        console.error(
+          `[waitlist] ${delivery.kind} delivery failed entry_id=${delivery.entryId} delivery_id=${delivery.id} ` +
+            `attempts=${delivery.attempt}: ${outcome.problem}`,
+        );
+      }
+    }
+  }
+
+  private async pruneNowAndThen(): Promise<void> {
+    const now = this.now();
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    await this.database().outboxMessage.deleteMany({ where: { status: "delivered", deliveredAt: { lt: new Date(now - KEEP_DELIVERED_MS) } } });
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * GET /api/health through the real route, on a real migrated database: 200
+ * when the database answers with exactly the shipped migrations, 503 otherwise.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { GET } from "@/app/api/health/route";
+import { getDatabase } from "@/lib/db";
+import { checkHealth, shippedMigrations } from "@/lib/health";
+import { setUpTestDatabase } from "./support/database";
+
+setUpTestDatabase();
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("GET /api/health", () => {
+  it("answers 200 with the database and migrations in order, never cached", async () => {
+    const response = await GET();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const shipped = shippedMigrations();
+    expect(shipped.length).toBeGreaterThanOrEqual(4);
+    expect(await response.json()).toEqual({
+      status: "ok",
+      database: "ok",
+      migrations: { applied: shipped.length, shipped: shipped.length, pending: [], unknown: [] },
+      problems: [],
+    });
+  });
+
+  it("answers 503 when a migration this version ships is not applied", async () => {
+    const [last] = shippedMigrations().slice(-1);
+    const database = getDatabase();
+    const [row] = await database.$queryRaw<Record<string, unknown>[]>`SELECT * FROM _prisma_migrations WHERE migration_name = ${last}`;
+    await database.$executeRaw`DELETE FROM _prisma_migrations WHERE migration_name = ${last}`;
+    try {
+      const response = await GET();
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({
+        status: "unavailable",
+        migrations: { pending: [last] },
+        problems: ["1 migration(s) not applied: run npm run db:migrate"],
+      });
+    } finally {
+      await database.$executeRaw`INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count)
+        VALUES (${row!.id}, ${row!.checksum}, ${row!.finished_at}, ${row!.migration_name}, NULL, NULL, ${row!.started_at}, ${row!.applied_steps_count})`;
+    }
+  });
+
+  it("answers 503 when the database has a migration this version does not ship (an older version deployed)", async () => {
+    const health = await checkHealth(getDatabase, shippedMigrations().slice(0, -1));
+    expect(health).toMatchObject({ status: "unavailable", problems: ["1 migration(s) applied that this version does not ship"] });
+  });
+
+  it("answers 503 without details when the database does not answer, and logs why", async () => {
+    const logged: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.join(" ")));
+    const health = await checkHealth(() => {
+      throw new Error("There is no waitlist database at /srv/missing.db yet.");
+    });
+    expect(health).toEqual({ status: "unavailable", database: "unreachable", problems: ["the database did not answer"] });
+    expect(logged.join("\n")).toContain("/srv/missing.db");
+  });
+});
