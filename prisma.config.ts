@@ -7,9 +7,12 @@ import { databaseSettings, parseEnv } from "./lib/env";
 // Read .env files the way Next.js does, so the CLI and the site open one database.
 nextEnv.loadEnvConfig(process.cwd());
 const env = parseEnv();
-// The schema's `env("DATABASE_URL")` must resolve, or the CLI falls back to
-// downloading a native engine; give it the same default the site uses.
-process.env.DATABASE_URL = env.DATABASE_URL;
+const settings = databaseSettings(env);
+// The schema's `env("DATABASE_URL")` must resolve to a SQLite file URL, or the CLI
+// falls back to downloading a native engine (which fails on our machines). The
+// driver adapter below is what connects; for a libSQL server the schema's url is
+// only a placeholder it never opens.
+process.env.DATABASE_URL = settings.file ? env.DATABASE_URL : "file:./prisma/data/unused-with-libsql-server.db";
 
 // Prisma 6.19's WebAssembly schema engine: the native one is a download that
 // cannot happen on our machines (see docs/architecture.md). Migrations go
@@ -23,7 +26,6 @@ export default defineConfig({
   schema: "prisma/schema.prisma",
   migrations: { path: "prisma/migrations" },
   async adapter() {
-    const settings = databaseSettings(env);
     return settings.driver === "libsql"
       ? new PrismaLibSQL({ url: settings.url, authToken: settings.authToken })
       : new PrismaBetterSQLite3({ url: settings.file });

@@ -13,8 +13,14 @@
  * which no visitor can reach. Every request is a different sign-up with its own
  * freshly signed question, for all three targets alike.
  *
+ * With BENCH_WEBHOOK=1 the server also owes a webhook for every sign-up, to a
+ * receiver in this process; after the runs the script waits for the outbox to
+ * empty and checks that every notification arrived exactly once.
+ *
  *   npm run bench:signups      BENCH_SECONDS=10 BENCH_ROUNDS=5 by default
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { signupBodyFor, uniqueSignupBody } from "./support/signups";
@@ -24,6 +30,24 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 // 3 rounds gave ratios that swung by more than the targets' margin between runs of the same code.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FLOODED_EMAIL = "same.person@load.example";
+const WITH_WEBHOOK = process.env.BENCH_WEBHOOK === "1";
+const WEBHOOK_SECRET = `whsec_${Buffer.from("bench-only-webhook-secret-0123456789").toString("base64")}`;
+
+/** Notifications the receiver accepted, per webhook-id. */
+const received = new Map<string, number>();
+const receiver = createServer((request, response) => {
+  request.resume();
+  request.on("end", () => {
+    const id = String(request.headers["webhook-id"]);
+    received.set(id, (received.get(id) ?? 0) + 1);
+    response.statusCode = 204;
+    response.end();
+  });
+});
+if (WITH_WEBHOOK) await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const webhookEnv: Record<string, string> = WITH_WEBHOOK
+  ? { WAITLIST_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, WAITLIST_WEBHOOK_SECRET: WEBHOOK_SECRET }
+  : {};
 const CONNECTIONS = 32;
 
 type Measurement = { rps: number; p50: number; p99: number; errors: number; created: number; peakMiB: number };
@@ -73,6 +97,34 @@ async function load(server: SiteServer, path: string, seconds: number, traffic: 
   };
 }
 
+/** Waits (up to 2 minutes) until no notification in the file is still pending. */
+async function deliveriesDone(file: string): Promise<void> {
+  const db = new Database(file, { readonly: true });
+  try {
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline && (db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending'").get() as { n: number }).n > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** Notifications in the file by status, and how many the receiver got other than exactly once. */
+function checkDelivered(file: string): { owed: number; delivered: number; notOnce: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db.prepare("SELECT id, status FROM outbox").all() as { id: string; status: string }[];
+    return {
+      owed: rows.length,
+      delivered: rows.filter((row) => row.status === "delivered").length,
+      notOnce: rows.filter((row) => received.get(row.id) !== 1).length,
+    };
+  } finally {
+    db.close();
+  }
+}
+
 /** Rows in the file, and how many acknowledged emails are not among them. */
 function checkStored(file: string): { rows: number; missing: number } {
   const db = new Database(file, { readonly: true });
@@ -102,7 +154,7 @@ function summary(name: string, runs: Measurement[]) {
 ensureBuild(true);
 const siteDb = freshDatabase("bench-signups");
 const baselineDb = freshDatabase("bench-baseline");
-const site = await startSiteServer({ port: 3243, databaseFile: siteDb, env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1" } });
+const site = await startSiteServer({ port: 3243, databaseFile: siteDb, env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1", ...webhookEnv } });
 const signupRuns: Measurement[] = [];
 const floorRuns: Measurement[] = [];
 const duplicateRuns: Measurement[] = [];
@@ -122,8 +174,10 @@ try {
         `duplicates ${duplicateRuns.at(-1)!.rps.toFixed(0)} req/s`,
     );
   }
+  if (WITH_WEBHOOK) await deliveriesDone(siteDb);
 } finally {
   await site.stop();
+  receiver.close();
 }
 
 const baseline = await startSiteServer({ port: 3244, databaseFile: baselineDb, script: "bench/baseline-server.ts" });
@@ -150,10 +204,14 @@ for (const r of results) {
     `${r.name.padEnd(32)} ${r.rps.toFixed(0).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.errors).padStart(8)} ${r.peakMiB.toFixed(0).padStart(14)}   ${r.each}`,
   );
 }
+// Each round's sign-up run follows its floor run within seconds; on a machine whose speed drifts,
+// the median of those per-round ratios is the steadier figure of the two.
+const perRound = signupRuns.map((run, i) => run.rps / floorRuns[i]!.rps);
 console.log(
   `\nsign-ups / floor: throughput ${(signups.rps / floor.rps).toFixed(3)} (target >= 0.85), ` +
     `p99 ${(signups.p99 / floor.p99).toFixed(3)} (target <= 1.25)`,
 );
+console.log(`  per round: ${perRound.map((ratio) => ratio.toFixed(3)).join(" / ")}; median ${median(perRound).toFixed(3)}`);
 console.log(
   `duplicates / sign-ups: throughput ${(duplicates.rps / signups.rps).toFixed(3)} (target >= 1: no slower), ` +
     `p99 ${(duplicates.p99 / signups.p99).toFixed(3)}`,
@@ -164,4 +222,13 @@ console.log(
   `rows after the run: ${rows}; sign-ups answered 201: ${acknowledged.length}; answered but not stored: ${missing}` +
     ` (${missing === 0 ? "every answered sign-up stored" : "LOST SIGN-UPS"})`,
 );
-if (missing > 0 || signups.errors > 0 || floor.errors > 0 || duplicates.errors > 0) process.exitCode = 1;
+let deliveryProblem = false;
+if (WITH_WEBHOOK) {
+  const { owed, delivered, notOnce } = checkDelivered(siteDb);
+  deliveryProblem = owed !== rows || delivered !== owed || notOnce > 0;
+  console.log(
+    `webhook: ${owed} notifications owed for ${rows} rows; delivered ${delivered}; received other than exactly once: ${notOnce}` +
+      ` (${deliveryProblem ? "PROBLEM" : "every notification delivered once"})`,
+  );
+}
+if (missing > 0 || signups.errors > 0 || floor.errors > 0 || duplicates.errors > 0 || deliveryProblem) process.exitCode = 1;

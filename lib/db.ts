@@ -31,6 +31,14 @@ export const BUSY_TIMEOUT_MS = 5_000;
  */
 const CONNECTION_SETUP = "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;";
 
+/**
+ * Put first in a statement whose commit need not survive power loss (a
+ * rate-limit count): on better-sqlite3 it commits with synchronous=NORMAL,
+ * without its own sync to disk. The next sign-up's commit syncs the log, and
+ * with it this one's change. Saves a sync (about 0.5 ms here) per batch.
+ */
+export const WITHOUT_SYNC = "/* without sync */";
+
 type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type DriverTransaction = Awaited<ReturnType<DriverAdapter["startTransaction"]>>;
 
@@ -62,8 +70,8 @@ class Lock {
  * transactions only against each other. A query from elsewhere in the process
  * that arrives while an interactive transaction awaits would run inside that
  * transaction, and be undone with it. This queues every query behind an open
- * transaction (as the libSQL adapter does on its own), and runs
- * CONNECTION_SETUP on the connection first.
+ * transaction (as the libSQL adapter does on its own), runs CONNECTION_SETUP on
+ * the connection first, and commits WITHOUT_SYNC statements without a sync.
  */
 function oneQueryAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
   return {
@@ -73,10 +81,19 @@ function oneQueryAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFact
       const adapter = await factory.connect();
       await adapter.executeScript(CONNECTION_SETUP);
       const lock = new Lock();
+      const withoutSync = async <T>(run: () => Promise<T>): Promise<T> => {
+        await adapter.executeScript("PRAGMA synchronous = NORMAL");
+        try {
+          return await run();
+        } finally {
+          await adapter.executeScript("PRAGMA synchronous = FULL");
+        }
+      };
       return {
         provider: adapter.provider,
         adapterName: adapter.adapterName,
-        queryRaw: (query) => lock.run(() => adapter.queryRaw(query)),
+        queryRaw: (query) =>
+          lock.run(() => (query.sql.startsWith(WITHOUT_SYNC) ? withoutSync(() => adapter.queryRaw(query)) : adapter.queryRaw(query))),
         executeRaw: (query) => lock.run(() => adapter.executeRaw(query)),
         executeScript: (script) => lock.run(() => adapter.executeScript(script)),
         getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),

@@ -16,10 +16,17 @@ nextEnv.loadEnvConfig(process.cwd());
 const settings = databaseSettings(parseEnv());
 if (settings.file) mkdirSync(path.dirname(settings.file), { recursive: true });
 
-execFileSync(path.join("node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
-  stdio: "inherit",
-  env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
-});
+try {
+  execFileSync(path.join("node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
+    stdio: "inherit",
+    env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  });
+} catch {
+  // Prisma has printed what went wrong above; a stack trace of this script would add nothing.
+  const where = settings.driver === "libsql" && !settings.file ? ` at ${settings.url} (is it reachable, and is DATABASE_AUTH_TOKEN right?)` : "";
+  console.error(`Applying the migrations failed${where}; Prisma's message is above.`);
+  process.exit(1);
+}
 if (settings.file) {
   const database = createDatabase(settings);
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDatabase } from "@/lib/db";
+import { getDatabase, Prisma, WITHOUT_SYNC } from "@/lib/db";
 import { databaseSettings } from "@/lib/env";
 import { setUpTestDatabase } from "./support/database";
 
@@ -21,6 +21,13 @@ describe(`the site's database client (${process.env.DATABASE_DRIVER})`, () => {
     expect(await pragma("journal_mode")).toBe("wal");
     expect(await pragma("synchronous")).toBe(2); // FULL
     expect(await pragma("foreign_keys")).toBe(1); // removing an entry removes its deliveries
+  });
+
+  it("runs a statement marked WITHOUT_SYNC with synchronous=NORMAL (better-sqlite3), then goes back to FULL", async () => {
+    const [during] = await getDatabase().$queryRaw<Record<string, bigint | number>[]>`${Prisma.raw(WITHOUT_SYNC)} PRAGMA synchronous`;
+    // libSQL's client opens connections of its own, so there the mark changes nothing.
+    expect(Number(Object.values(during!)[0])).toBe(process.env.DATABASE_DRIVER === "libsql" ? 2 : 1);
+    expect(await pragma("synchronous")).toBe(2);
   });
 
   it("waits up to 5 s for a busy writer instead of failing at once (better-sqlite3; libSQL's embedded client has no setting for it)", async () => {

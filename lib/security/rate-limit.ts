@@ -14,7 +14,7 @@
  * (docs/performance.md). Here attempts arriving in one turn of the event loop
  * are recorded by one statement (lib/group-commit.ts).
  */
-import { getDatabase, type Database } from "../db";
+import { getDatabase, Prisma, WITHOUT_SYNC, type Database } from "../db";
 import { GroupCommit, type Outcome } from "../group-commit";
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -62,37 +62,41 @@ export class SharedRateLimiter implements RateLimiter {
   }
 
   /**
-   * One upsert for the batch, the attempts as one JSON parameter. A window that
-   * has ended (its end is at or before the attempt's time, which is the new
-   * window's end minus the window's length) starts again at 1. SQLite computes
-   * every SET expression from the row as it was, so both CASEs see the old end.
+   * One upsert for the batch, with one row per key: `n`, the key's attempts in
+   * this batch. A window that has ended (its end is at or before the attempt's
+   * time, which is the new window's end minus the window's length) starts again
+   * at n; otherwise n is added. SQLite computes every SET expression from the
+   * row as it was, so both CASEs see the old end. RETURNING gives each key's
+   * count after the batch; its attempts in this batch are the last n of it, in
+   * arrival order.
    */
   private async record(batch: Attempt[]): Promise<Outcome<RateLimitDecision>[]> {
-    const attempts = JSON.stringify(batch.map(({ key, now }) => ({ key, ends: now + this.windowMs })));
-    const counted = await this.database().$queryRaw<Counted[]>`
+    const perKey = new Map<string, { n: number; now: number }>();
+    for (const { key, now } of batch) {
+      const counted = perKey.get(key);
+      perKey.set(key, { n: (counted?.n ?? 0) + 1, now: Math.max(now, counted?.now ?? now) });
+    }
+    const rows = JSON.stringify([...perKey].map(([key, { n, now }]) => [key, n, now + this.windowMs]));
+    // A count lost to a power cut costs nothing worth a sync to disk (lib/db.ts).
+    const counted = await this.database().$queryRaw<Counted[]>`${Prisma.raw(WITHOUT_SYNC)}
       INSERT INTO rate_limit_windows (key, attempts, expires_at)
-      SELECT json_extract(value, '$.key'), 1, json_extract(value, '$.ends') FROM json_each(${attempts}) WHERE true
+      SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${rows}) WHERE true
       ON CONFLICT (key) DO UPDATE SET
         attempts = CASE WHEN rate_limit_windows.expires_at <= excluded.expires_at - ${this.windowMs}
-                        THEN 1 ELSE rate_limit_windows.attempts + 1 END,
+                        THEN excluded.attempts ELSE rate_limit_windows.attempts + excluded.attempts END,
         expires_at = CASE WHEN rate_limit_windows.expires_at <= excluded.expires_at - ${this.windowMs}
                           THEN excluded.expires_at ELSE rate_limit_windows.expires_at END
       RETURNING key, attempts, expires_at`;
 
-    // RETURNING gives one row per attempt in no promised order; one key's rows
-    // carry its successive counts, which go to its attempts in arrival order.
-    const byKey = new Map<string, { attempts: number; endsAt: number }[]>();
-    for (const row of counted) {
-      const list = byKey.get(row.key) ?? [];
-      list.push({ attempts: Number(row.attempts), endsAt: Number(row.expires_at) });
-      byKey.set(row.key, list);
-    }
-    for (const list of byKey.values()) list.sort((a, b) => a.attempts - b.attempts);
-
+    const windows = new Map(counted.map((row) => [row.key, { attempts: Number(row.attempts), endsAt: Number(row.expires_at) }]));
+    const seen = new Map<string, number>();
     this.cleanUpNowAndThen(Math.max(...batch.map((attempt) => attempt.now)));
     return batch.map(({ key, now }) => {
-      const window = byKey.get(key)!.shift()!;
-      if (window.attempts <= this.max) return { ok: { allowed: true } };
+      const window = windows.get(key)!;
+      const nth = seen.get(key) ?? 0;
+      seen.set(key, nth + 1);
+      const attempt = window.attempts - perKey.get(key)!.n + 1 + nth;
+      if (attempt <= this.max) return { ok: { allowed: true } };
       return { ok: { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) } };
     });
   }

@@ -109,12 +109,16 @@ export function entryRecord(entry: WaitlistEntry): EntryRecord {
 
 type Inserted = { id: bigint | number; email_normalized: string; challenge_id: string | null };
 
-/** The batch as one JSON parameter: what SQLite's json_each unpacks, with created_at in the stored text form. */
+/**
+ * The batch as one JSON parameter for SQLite's json_each: each row an array of
+ * its values in COLUMNS order (reading by position is quicker for SQLite than
+ * by name), created_at in the stored text form.
+ */
 function batchJson(rows: Row[]): string {
-  return JSON.stringify(rows.map((row) => ({ ...row, created_at: timestamp(row.created_at) })));
+  return JSON.stringify(rows.map((row) => COLUMNS.map((column) => (column === "created_at" ? timestamp(row.created_at) : row[column]))));
 }
 
-const SELECT_FROM_BATCH = Prisma.raw(COLUMNS.map((column) => `json_extract(value, '$.${column}')`).join(", "));
+const SELECT_FROM_BATCH = Prisma.raw(COLUMNS.map((_, i) => `value ->> ${i}`).join(", "));
 
 type Pending = { signup: NewSignup; challengeId: string | null; deliveries: readonly DeliveryKind[] };
 
