@@ -1,6 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumLaunchOptions } from "./e2e/support/browser";
-import { E2E_DATABASE_URL, E2E_PORT } from "./e2e/support/config";
+import { E2E_DATABASE_URL, E2E_MAIL_DIR, E2E_MAIL_PORT, E2E_PORT } from "./e2e/support/config";
 
 /**
  * By default the suite builds the site, migrates a fresh database of its own and
@@ -33,21 +33,37 @@ export default defineConfig({
   ],
   webServer: externalBaseUrl
     ? undefined
-    : {
-        command: `rm -rf .tmp/e2e && npm run db:migrate && npm run build && node --import tsx server.ts --port ${E2E_PORT}`,
-        url: `${baseURL}/`,
-        env: {
-          DATABASE_URL: E2E_DATABASE_URL,
-          NEXT_TELEMETRY_DISABLED: "1",
-          // Each test sends its own X-Forwarded-For (e2e/support/test.ts) and so has
-          // its own rate-limit bucket; the limit itself stays at its default.
-          TRUST_PROXY_HOPS: "1",
-          // Playwright fills a form faster than any person; the minimum time is tested in tests/.
-          WAITLIST_MIN_SUBMIT_MS: "0",
+    : [
+        {
+          // A real SMTP server that keeps what the site sends, for the confirmation email's tests.
+          command: `rm -rf ${E2E_MAIL_DIR} && node --import tsx e2e/support/mail-catcher.ts --port ${E2E_MAIL_PORT} --dir ${E2E_MAIL_DIR}`,
+          port: E2E_MAIL_PORT,
+          reuseExistingServer: false,
+          timeout: 60_000,
+          stdout: "ignore",
+          stderr: "pipe",
         },
-        reuseExistingServer: false,
-        timeout: 300_000,
-        stdout: "ignore",
-        stderr: "pipe",
-      },
+        {
+          command: `rm -rf .tmp/e2e && npm run db:migrate && npm run build && node --import tsx server.ts --port ${E2E_PORT}`,
+          url: `${baseURL}/`,
+          env: {
+            DATABASE_URL: E2E_DATABASE_URL,
+            NEXT_TELEMETRY_DISABLED: "1",
+            // Each test sends its own X-Forwarded-For (e2e/support/test.ts) and so has
+            // its own rate-limit bucket; the limit itself stays at its default.
+            TRUST_PROXY_HOPS: "1",
+            // Playwright fills a form faster than any person; the minimum time is tested in tests/.
+            WAITLIST_MIN_SUBMIT_MS: "0",
+            // Every sign-up gets its confirmation email through the catcher above.
+            SITE_URL: baseURL,
+            WAITLIST_SECRET: "e2e-only-secret-0123456789abcdefghijklmn",
+            SMTP_URL: `smtp://127.0.0.1:${E2E_MAIL_PORT}`,
+            MAIL_FROM: "FieldCrew <hello@fieldcrew.app>",
+          },
+          reuseExistingServer: false,
+          timeout: 300_000,
+          stdout: "ignore",
+          stderr: "pipe",
+        },
+      ],
 });

@@ -16,15 +16,17 @@
  *
  * Usage: tsx server.ts [--dev] [--port N]   (PORT and HOSTNAME also work)
  */
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import nextEnv from "@next/env";
 import { closeDatabase } from "./lib/db";
 import { parseEnv } from "./lib/env";
 import { markShuttingDown } from "./lib/health";
-import { getDeliveryWorker } from "./lib/outbox/instance";
+import { deliveriesAtStart, getDeliveryWorker } from "./lib/outbox/instance";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
-import { securityHeaders } from "./lib/security/headers";
+import { securityHeaders, visitorPageHeaders } from "./lib/security/headers";
 import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";
+import { ENTRY_PAGE_PATH } from "./lib/waitlist/entry-link";
 
 const dev = process.argv.includes("--dev");
 const portFlag = process.argv.indexOf("--port");
@@ -53,6 +55,12 @@ const server = createServer((request, response) => {
   const pathname = (request.url ?? "/").split("?")[0]!;
   response.setHeader("Content-Security-Policy", policies.forPath(pathname));
   for (const [name, value] of headers) response.setHeader(name, value);
+  if (!dev && pathname.startsWith(`${ENTRY_PAGE_PATH}/`)) {
+    const visitorPage = visitorPageHeaders(randomBytes(16).toString("base64"));
+    // Next reads the nonce for the page's scripts from the request's policy.
+    request.headers["content-security-policy"] = visitorPage["Content-Security-Policy"];
+    for (const [name, value] of Object.entries(visitorPage)) response.setHeader(name, value);
+  }
   void handle(request, response);
 });
 
@@ -63,6 +71,7 @@ server.listen(port, hostname, () => {
     `FieldCrew ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}` +
       (dev ? "" : ` (${policies.pageCount} prerendered pages with script hashes)`),
   );
+  for (const line of deliveriesAtStart(env)) console.log(line);
   // Picks up whatever is due, including deliveries left by an earlier run or another instance.
   deliveries.start();
 });

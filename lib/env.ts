@@ -62,10 +62,24 @@ const envSchema = z.object({
   WAITLIST_DELIVERY_LEASE_SECONDS: wholeNumber(1).default(60),
   /** This instance's name in leases and logs; by default host name and process id. */
   INSTANCE_ID: z.string().trim().min(1).max(100).optional(),
+  /** Where confirmation emails are sent through (docs/operations.md); unset: none are sent. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL, such as smtp://user:pass@mail.example.com:587" }).optional(),
+  /** The sender of confirmation emails; required with SMTP_URL. */
+  MAIL_FROM: z.string().trim().min(3).optional(),
+  /** Confirmation emails the whole site sends in any hour, across all instances; more wait. */
+  MAIL_MAX_PER_HOUR: wholeNumber(1).default(200),
 })
   .refine((env) => !env.WAITLIST_WEBHOOK_URL || env.WAITLIST_WEBHOOK_SECRET, {
     path: ["WAITLIST_WEBHOOK_SECRET"],
     error: "must be set when WAITLIST_WEBHOOK_URL is, so the receiver can check that posts come from the site",
+  })
+  .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
+    path: ["MAIL_FROM"],
+    error: 'must be set when SMTP_URL is: the sender of confirmation emails, such as "FieldCrew <hello@fieldcrew.app>"',
+  })
+  .refine((env) => !env.SMTP_URL || env.WAITLIST_SECRET, {
+    path: ["WAITLIST_SECRET"],
+    error: "must be set when SMTP_URL is: it signs the links in confirmation emails, which must outlive a restart",
   })
   .refine((env) => !(env.DATABASE_DRIVER === "better-sqlite3" && SERVER_URL.test(env.DATABASE_URL)), {
     path: ["DATABASE_DRIVER"],
@@ -89,6 +103,9 @@ const ENV_NAMES = [
   "WAITLIST_DELIVERY_RETRY_SECONDS",
   "WAITLIST_DELIVERY_LEASE_SECONDS",
   "INSTANCE_ID",
+  "SMTP_URL",
+  "MAIL_FROM",
+  "MAIL_MAX_PER_HOUR",
 ] as const satisfies readonly (keyof Env)[];
 
 /**

@@ -11,6 +11,7 @@ import { describe, expect, inject, it } from "vitest";
 import { getDatabase } from "@/lib/db";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
+import { removeEntry } from "@/lib/waitlist/visitor-entry";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
 import { validSignup } from "./support/requests";
 
@@ -62,7 +63,7 @@ describe("npm run waitlist: an empty database", () => {
     const csv = waitlist(["export", "--format", "csv"]);
     expect(csv.status).toBe(0);
     expect(csv.stdout).toBe(
-      "id,created_at,company_name,contact_name,email,phone,business_type,company_size,notes,source_page,utm_source,utm_medium,utm_campaign\r\n",
+      "id,created_at,company_name,contact_name,email,phone,business_type,company_size,notes,source_page,utm_source,utm_medium,utm_campaign,confirmed_at\r\n",
     );
     expect(csv.stderr).toMatch(/No sign-ups yet; wrote an empty CSV export/);
     expect(JSON.parse(waitlist(["export", "--format", "json"]).stdout)).toEqual([]);
@@ -79,7 +80,7 @@ describe("npm run waitlist -- list", () => {
     const { status, stdout } = waitlist(["list"]);
     expect(status).toBe(0);
     const lines = stdout.split("\n");
-    expect(lines[0]).toMatch(/^Signed up \(UTC\)\s+Company\s+Contact\s+Email\s+Phone\s+Type\s+Size\s+Source$/);
+    expect(lines[0]).toMatch(/^Signed up \(UTC\)\s+Company\s+Contact\s+Email\s+Phone\s+Type\s+Size\s+Confirmed\s+Source$/);
     const companies = lines.filter((line) => /Heating|Electric|Plumbing/.test(line)).map((line) => /(Newest Heating|Middle Electric|Oldest Plumbing)/.exec(line)![1]);
     expect(companies).toEqual(["Newest Heating", "Middle Electric", "Oldest Plumbing"]);
     expect(stdout).toMatch(/Newest Heating.*HVAC.*\/careers · google \/ cpc \/ spring/);
@@ -115,6 +116,37 @@ describe("npm run waitlist -- list", () => {
     const { stdout } = waitlist(["list"]);
     expect(stdout).not.toMatch(/[\u001b\u202e]/);
     expect(stdout).toContain("Evil\uFFFD[2J\uFFFD[31mCorp");
+  });
+});
+
+describe("npm run waitlist: confirmed emails and removals", () => {
+  it("shows who confirmed their email, filters on it, exports the time, and counts confirmations and removals in stats", async () => {
+    await seed({ company_name: "Confirmed Co", email: "yes@example.com" }, { company_name: "Waiting Co", email: "no@example.com" }, { email: "gone@example.com" }, { email: "kicked@example.com" });
+    const when = new Date("2026-11-20T10:00:00.000Z");
+    await getDatabase().waitlistEntry.update({ where: { emailNormalized: "yes@example.com" }, data: { confirmedAt: when } });
+    const gone = await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { emailNormalized: "gone@example.com" } });
+    await removeEntry(getDatabase(), { publicId: gone.publicId! }, "visitor");
+    expect(waitlist(["remove", "--email", "kicked@example.com", "--yes"]).status).toBe(0);
+
+    const list = waitlist(["list"]);
+    expect(list.stdout).toMatch(/Confirmed Co.*2026-11-20/);
+    expect(list.stdout).toMatch(/Waiting Co.*\bno\b/);
+    expect(waitlist(["list", "--confirmed", "yes"]).stdout).not.toContain("Waiting Co");
+    expect(waitlist(["list", "--confirmed", "no"]).stdout).not.toContain("Confirmed Co");
+
+    const rows = parse(waitlist(["export", "--format", "csv"]).stdout, { columns: true, record_delimiter: "\r\n" }) as Record<string, string>[];
+    expect(rows.map((row) => [row.company_name, row.confirmed_at])).toEqual([
+      ["Confirmed Co", "2026-11-20T10:00:00.000+00:00"],
+      ["Waiting Co", ""],
+    ]);
+
+    const stats = waitlist(["stats"]).stdout;
+    expect(stats).toContain("Confirmed their email: 1 (50.0%)");
+    expect(stats).toContain("Removed: 1 by the visitor, 1 by an operator (counts only; nothing about them is kept)");
+    expect(await getDatabase().waitlistRemoval.findMany({ select: { removedBy: true }, orderBy: { id: "asc" } })).toEqual([
+      { removedBy: "visitor" },
+      { removedBy: "operator" },
+    ]);
   });
 });
 
@@ -172,7 +204,7 @@ describe("npm run waitlist -- export", () => {
     expect(status).toBe(0);
     expect(stderr).toContain("Exported 2 sign-ups as CSV.");
     expect(stdout.split("\r\n")[0]).toBe(
-      "id,created_at,company_name,contact_name,email,phone,business_type,company_size,notes,source_page,utm_source,utm_medium,utm_campaign",
+      "id,created_at,company_name,contact_name,email,phone,business_type,company_size,notes,source_page,utm_source,utm_medium,utm_campaign,confirmed_at",
     );
     const rows = parse(stdout, { columns: true, record_delimiter: "\r\n" }) as Record<string, string>[];
     expect(rows).toHaveLength(2);
@@ -201,7 +233,7 @@ describe("npm run waitlist -- export", () => {
     expect(exported[0]).toMatchObject({ ...hostile, utm_medium: "\tmedium", source_page: "\r/careers", business_type: "hvac", company_size: "6-10" });
     expect(Object.keys(exported[0]!)).toEqual([
       "id", "created_at", "company_name", "contact_name", "email", "phone", "business_type", "company_size", "notes",
-      "source_page", "utm_source", "utm_medium", "utm_campaign",
+      "source_page", "utm_source", "utm_medium", "utm_campaign", "confirmed_at",
     ]);
   });
 
@@ -347,6 +379,7 @@ describe("npm run waitlist: bad arguments", () => {
     [["list", "--size", "7"], 'Unknown company size "7".'],
     [["list", "--since", "last tuesday"], '"last tuesday" is not a date. Use YYYY-MM-DD'],
     [["list", "--limit", "0"], '--limit must be a positive whole number or "all", not "0".'],
+    [["list", "--confirmed", "maybe"], '--confirmed must be yes or no, not "maybe".'],
     [["stats", "extra"], "Unexpected argument 'extra'"],
     [["export"], "export needs --format csv or --format json."],
     [["export", "--format", "xlsx"], "export needs --format csv or --format json."],

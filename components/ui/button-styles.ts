@@ -11,6 +11,8 @@ const variants = {
   dark: "bg-ink-950 text-white hover:bg-slate-800 focus-visible:outline-ink-950",
   outline: "border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 focus-visible:outline-brand-500",
   ghostOnDark: "border border-white/25 text-white hover:bg-white/10 focus-visible:outline-white",
+  // For what cannot be undone (leaving the waitlist); red-800 on white is 7:1.
+  danger: "border border-red-300 bg-white text-red-800 hover:bg-red-50 focus-visible:outline-red-700",
 } as const;
 
 const sizes = {

@@ -7,3 +7,7 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
  * set E2E_DATABASE_URL to that server's DATABASE_URL.
  */
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/waitlist.db";
+
+/** The test SMTP server (e2e/support/mail-catcher.ts) and where it keeps what it receives. */
+export const E2E_MAIL_PORT = Number(process.env.E2E_MAIL_PORT ?? 2590);
+export const E2E_MAIL_DIR = process.env.E2E_MAIL_DIR ?? ".tmp/e2e-mail";

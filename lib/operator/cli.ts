@@ -23,6 +23,7 @@ import {
   removeById,
   stats,
   type DeliveryRow,
+  type OperatorRecord,
   type DeliveryStatus,
   type ListFilters,
 } from "./queries";
@@ -35,8 +36,10 @@ Commands:
              --size SIZE        company size: ${COMPANY_SIZE_VALUES.join(", ")}
              --since DATE       on or after this day (YYYY-MM-DD, UTC) or moment (ISO 8601)
              --search TEXT      in company name, contact name or email
+             --confirmed yes|no whether the visitor confirmed their email
              --limit N|all      how many to show (default 50)
-  stats    Totals, by business type, company size, source and page, and per day for 30 days
+  stats    Totals, confirmed emails, removals, by business type, company size, source and
+           page, and per day for 30 days
   export   Every sign-up with every field
              --format csv|json  required
              --out FILE         write to FILE instead of standard output
@@ -105,6 +108,11 @@ function parseFilters(values: Record<string, string | boolean | undefined>): { f
   }
   const search = (values.search as string | undefined)?.trim();
   if (search) filters.search = search;
+  const confirmed = values.confirmed as string | undefined;
+  if (confirmed !== undefined) {
+    if (confirmed !== "yes" && confirmed !== "no") throw new UsageError(`--confirmed must be yes or no, not "${confirmed}".`);
+    filters.confirmed = confirmed === "yes";
+  }
 
   const limitText = (values.limit as string | undefined) ?? String(LIST_DEFAULT_LIMIT);
   if (limitText === "all") return { filters, limit: null };
@@ -116,7 +124,14 @@ async function list(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: { type: { type: "string" }, size: { type: "string" }, since: { type: "string" }, search: { type: "string" }, limit: { type: "string" } },
+    options: {
+      type: { type: "string" },
+      size: { type: "string" },
+      since: { type: "string" },
+      search: { type: "string" },
+      confirmed: { type: "string" },
+      limit: { type: "string" },
+    },
   });
   const { filters, limit } = parseFilters(values);
   const { entries, total } = await listEntries(db, filters, limit);
@@ -125,7 +140,7 @@ async function list(db: Database, args: string[], io: CliIo): Promise<number> {
     await write(io.stdout, anyAtAll ? "No sign-ups match those filters.\n" : "No sign-ups yet. They will appear here as people join the waitlist.\n");
     return 0;
   }
-  const columns: Column<EntryRecord>[] = [
+  const columns: Column<OperatorRecord>[] = [
     { title: "Signed up (UTC)", width: 16, value: (e) => e.created_at.slice(0, 16).replace("T", " ") },
     { title: "Company", width: 24, value: (e) => e.company_name },
     { title: "Contact", width: 18, value: (e) => e.contact_name },
@@ -133,6 +148,7 @@ async function list(db: Database, args: string[], io: CliIo): Promise<number> {
     { title: "Phone", width: 17, value: (e) => e.phone },
     { title: "Type", width: 18, value: (e) => labelOf(BUSINESS_TYPES, e.business_type) },
     { title: "Size", width: 5, value: (e) => e.company_size },
+    { title: "Confirmed", width: 10, value: (e) => e.confirmed_at?.slice(0, 10) ?? "no" },
     { title: "Source", width: 32, value: sourceOf },
   ];
   await write(io.stdout, `${renderTable(columns, entries)}\n`);
@@ -164,7 +180,9 @@ async function statsCommand(db: Database, args: string[], io: CliIo): Promise<nu
   const peak = Math.max(1, ...s.perDay.map((day) => day.n));
 
   const sections = [
-    `Sign-ups: ${count(s.total)} (first ${utcDay(s.first!)}, latest ${utcDay(s.latest!)}, UTC)`,
+    `Sign-ups: ${count(s.total)} (first ${utcDay(s.first!)}, latest ${utcDay(s.latest!)}, UTC)\n` +
+      `Confirmed their email: ${count(s.confirmed)} (${((s.confirmed / s.total) * 100).toFixed(1)}%)\n` +
+      `Removed: ${count(s.removedByVisitors)} by the visitor, ${count(s.removedByOperators)} by an operator (counts only; nothing about them is kept)`,
     breakdown("Business type", BUSINESS_TYPES.map((o) => ({ label: o.label, n: types.get(o.value) ?? 0 })), s.total),
     breakdown("Company size", COMPANY_SIZES.map((o) => ({ label: o.label, n: sizes.get(o.value) ?? 0 })), s.total),
     breakdown("Source (utm_source)", s.bySource.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
@@ -262,7 +280,7 @@ async function deliveries(db: Database, args: string[], io: CliIo): Promise<numb
 
   const counts = await deliveryCounts(db);
   if (counts.length === 0) {
-    await write(io.stdout, "No deliveries yet. Each new sign-up owes one per configured receiver (WAITLIST_WEBHOOK_URL).\n");
+    await write(io.stdout, "No deliveries yet. Each new sign-up owes a confirmation email (SMTP_URL) and a webhook (WAITLIST_WEBHOOK_URL) when those are set.\n");
     return 0;
   }
   const summary = counts.map(({ kind, status, n }) => `${kind} ${status}: ${count(n)}`).join(" · ");

@@ -5,7 +5,15 @@
 import type { Database, Prisma } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { normalizeEmail } from "../waitlist/schema";
-import { entryRecord, type EntryRecord } from "../waitlist/store";
+import { removeEntry } from "../waitlist/visitor-entry";
+import { entryRecord, timestamp, type EntryRecord } from "../waitlist/store";
+
+/** A sign-up as the operator tool shows and exports it: the entry, and when its address was confirmed. */
+export type OperatorRecord = EntryRecord & { confirmed_at: string | null };
+
+function operatorRecord(entry: WaitlistEntry): OperatorRecord {
+  return { ...entryRecord(entry), confirmed_at: entry.confirmedAt ? timestamp(entry.confirmedAt) : null };
+}
 
 /** Every column an operator sees, in the order exports use. */
 export const ENTRY_COLUMNS = [
@@ -22,7 +30,8 @@ export const ENTRY_COLUMNS = [
   "utm_source",
   "utm_medium",
   "utm_campaign",
-] as const satisfies readonly (keyof EntryRecord)[];
+  "confirmed_at",
+] as const satisfies readonly (keyof OperatorRecord)[];
 
 export type ListFilters = {
   businessType?: string;
@@ -31,13 +40,16 @@ export type ListFilters = {
   since?: Date;
   /** Case-insensitive (for ASCII letters) text in the company name, contact name or email. */
   search?: string;
+  /** Only those who confirmed their address (true) or did not yet (false). */
+  confirmed?: boolean;
 };
 
 function whereOf(filters: ListFilters): Prisma.WaitlistEntryWhereInput {
-  const { businessType, companySize, since, search } = filters;
+  const { businessType, companySize, since, search, confirmed } = filters;
   return {
     businessType,
     companySize,
+    confirmedAt: confirmed === undefined ? undefined : confirmed ? { not: null } : null,
     // created_at is ISO 8601 text in UTC, so text order is time order.
     createdAt: since ? { gte: since } : undefined,
     // SQLite's LIKE, which Prisma's `contains` becomes, ignores case for ASCII letters.
@@ -50,24 +62,24 @@ export async function listEntries(
   database: Database,
   filters: ListFilters,
   limit: number | null,
-): Promise<{ entries: EntryRecord[]; total: number }> {
+): Promise<{ entries: OperatorRecord[]; total: number }> {
   const where = whereOf(filters);
   const [total, entries] = await Promise.all([
     database.waitlistEntry.count({ where }),
     database.waitlistEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit ?? undefined }),
   ]);
-  return { entries: entries.map(entryRecord), total };
+  return { entries: entries.map(operatorRecord), total };
 }
 
 /** Rows fetched per query by iterateEntries: enough to amortise a query, few enough to keep memory flat. */
 const PAGE_SIZE = 1_000;
 
 /** Every entry, oldest first, a page at a time (keyset on id): an export never holds the table in memory. */
-export async function* iterateEntries(database: Database): AsyncGenerator<EntryRecord> {
+export async function* iterateEntries(database: Database): AsyncGenerator<OperatorRecord> {
   let after = 0;
   for (;;) {
     const page: WaitlistEntry[] = await database.waitlistEntry.findMany({ where: { id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE_SIZE });
-    for (const entry of page) yield entryRecord(entry);
+    for (const entry of page) yield operatorRecord(entry);
     if (page.length < PAGE_SIZE) return;
     after = page.at(-1)!.id;
   }
@@ -89,6 +101,10 @@ export type Stats = {
   byPage: Count[];
   /** The last 30 UTC days, oldest first, days without sign-ups included. */
   perDay: { day: string; n: number }[];
+  confirmed: number;
+  /** Entries removed so far, by the visitor from their own page and by an operator. */
+  removedByVisitors: number;
+  removedByOperators: number;
 };
 
 type GroupedField = "businessType" | "companySize" | "utmSource" | "sourcePage";
@@ -114,7 +130,7 @@ export async function stats(database: Database, now: Date = new Date()): Promise
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 29 + i));
     return day.toISOString().slice(0, 10);
   });
-  const [summary, byBusinessType, byCompanySize, bySource, byPage, perDay] = await Promise.all([
+  const [summary, byBusinessType, byCompanySize, bySource, byPage, perDay, confirmed, removals] = await Promise.all([
     database.waitlistEntry.aggregate({ _count: { _all: true }, _min: { createdAt: true }, _max: { createdAt: true } }),
     countBy(database, "businessType"),
     countBy(database, "companySize"),
@@ -125,7 +141,10 @@ export async function stats(database: Database, now: Date = new Date()): Promise
     database.$queryRaw<{ day: string; n: bigint | number }[]>`
       SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM waitlist_entries
       WHERE created_at >= ${days[0]} GROUP BY day`,
+    database.waitlistEntry.count({ where: { confirmedAt: { not: null } } }),
+    database.waitlistRemoval.groupBy({ by: ["removedBy"], _count: { _all: true } }),
   ]);
+  const removedBy = (who: string) => removals.find((group) => group.removedBy === who)?._count._all ?? 0;
   const counted = new Map(perDay.map(({ day, n }) => [day, Number(n)]));
   return {
     total: summary._count._all,
@@ -136,17 +155,20 @@ export async function stats(database: Database, now: Date = new Date()): Promise
     bySource,
     byPage,
     perDay: days.map((day) => ({ day, n: counted.get(day) ?? 0 })),
+    confirmed,
+    removedByVisitors: removedBy("visitor"),
+    removedByOperators: removedBy("operator"),
   };
 }
 
-export async function findByEmail(database: Database, email: string): Promise<EntryRecord | undefined> {
+export async function findByEmail(database: Database, email: string): Promise<OperatorRecord | undefined> {
   const entry = await database.waitlistEntry.findUnique({ where: { emailNormalized: normalizeEmail(email) } });
-  return entry ? entryRecord(entry) : undefined;
+  return entry ? operatorRecord(entry) : undefined;
 }
 
-export async function removeById(database: Database, id: number): Promise<boolean> {
-  const { count } = await database.waitlistEntry.deleteMany({ where: { id } });
-  return count === 1;
+/** Deletes the entry and what was owed about it, and counts the removal (by an operator). */
+export function removeById(database: Database, id: number): Promise<boolean> {
+  return removeEntry(database, { id }, "operator");
 }
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";

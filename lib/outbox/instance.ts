@@ -6,6 +6,7 @@
  */
 import { hostname } from "node:os";
 import { parseEnv, type Env } from "../env";
+import { confirmationEmailChannel } from "../waitlist/confirmation-email";
 import { webhookChannel } from "../waitlist/webhook";
 import { DeliveryWorker, type Channel, type DeliveryKind } from "./worker";
 
@@ -19,12 +20,25 @@ export function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
   if (env.WAITLIST_WEBHOOK_URL && env.WAITLIST_WEBHOOK_SECRET) {
     channels.webhook = webhookChannel({ url: env.WAITLIST_WEBHOOK_URL, secret: env.WAITLIST_WEBHOOK_SECRET });
   }
+  if (env.SMTP_URL && env.MAIL_FROM && env.WAITLIST_SECRET) {
+    channels.email = confirmationEmailChannel({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, secret: env.WAITLIST_SECRET, siteUrl: env.SITE_URL });
+  }
   return new DeliveryWorker({
     channels,
     owner: instanceName(env),
     retryDelaysMs: env.WAITLIST_DELIVERY_RETRY_SECONDS.map((seconds) => seconds * 1000),
     leaseMs: env.WAITLIST_DELIVERY_LEASE_SECONDS * 1000,
+    hourlyCaps: { email: env.MAIL_MAX_PER_HOUR },
   });
+}
+
+/** What server.ts says once at start about the deliveries this instance makes. */
+export function deliveriesAtStart(env: Env): string[] {
+  const mail = env.SMTP_URL
+    ? `Confirmation emails: on, through ${new URL(env.SMTP_URL).host}, at most ${env.MAIL_MAX_PER_HOUR} an hour.`
+    : "Confirmation emails: off (SMTP_URL is not set), so new sign-ups get no email. See docs/operations.md.";
+  const webhook = env.WAITLIST_WEBHOOK_URL ? `Webhook: on, to ${new URL(env.WAITLIST_WEBHOOK_URL).host}.` : "Webhook: off (WAITLIST_WEBHOOK_URL is not set).";
+  return [mail, webhook];
 }
 
 const cache = globalThis as unknown as { waitlistDeliveryWorker?: DeliveryWorker };

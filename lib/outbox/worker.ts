@@ -15,7 +15,7 @@ import { getDatabase, Prisma, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 
 /** The kinds of delivery the site owes for a new sign-up. */
-export const DELIVERY_KINDS = ["webhook"] as const;
+export const DELIVERY_KINDS = ["webhook", "email"] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** A claimed row: what a channel needs to attempt it. */
@@ -43,6 +43,11 @@ export type DeliveryWorkerOptions = {
   sweepEveryMs?: number;
   /** Rows claimed at a time. */
   batchSize?: number;
+  /**
+   * At most this many of a kind delivered in any hour, by all instances together
+   * (MAIL_MAX_PER_HOUR for emails). Rows over it wait, pending, for the hour to move on.
+   */
+  hourlyCaps?: Partial<Record<DeliveryKind, number>>;
   now?: () => number;
 };
 
@@ -50,7 +55,8 @@ type Claimed = { id: string; kind: DeliveryKind; entry_id: bigint | number; atte
 
 /** Delivered rows are kept a week (the entry stays in waitlist_entries), then deleted. */
 const KEEP_DELIVERED_MS = 7 * 24 * 60 * 60 * 1000;
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const PRUNE_EVERY_MS = HOUR_MS;
 
 export class DeliveryWorker {
   private readonly channels: Partial<Record<DeliveryKind, Channel>>;
@@ -129,7 +135,7 @@ export class DeliveryWorker {
       do {
         this.sweepAgain = false;
         // A full batch means more may be due right now.
-        if ((await this.sweep()) === this.batchSize) this.sweepAgain = true;
+        if ((await this.sweep()) >= this.batchSize) this.sweepAgain = true;
       } while (this.sweepAgain && !this.stopped);
       await this.pruneNowAndThen();
     } catch (error) {
@@ -160,16 +166,34 @@ export class DeliveryWorker {
   }
 
   private async claim(): Promise<Delivery[]> {
+    const claimed: Delivery[] = [];
+    for (const kind of this.kinds) claimed.push(...(await this.claimKind(kind)));
+    return claimed;
+  }
+
+  /**
+   * One statement, so two instances never claim one row, and a cap counts what
+   * every instance has sent in the last hour plus what is being attempted now.
+   */
+  private async claimKind(kind: DeliveryKind): Promise<Delivery[]> {
     const now = new Date(this.now());
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
+    const cap = this.options.hourlyCaps?.[kind];
+    const limit =
+      cap === undefined
+        ? Prisma.sql`${this.batchSize}`
+        : Prisma.sql`max(0, min(${this.batchSize}, ${cap} - (
+            SELECT count(*) FROM outbox WHERE kind = ${kind} AND (
+              (status = 'delivered' AND delivered_at > ${new Date(now.getTime() - HOUR_MS)})
+              OR (status = 'pending' AND lease_expires_at > ${now})))))`;
     const rows = await this.database().$queryRaw<Claimed[]>`
       UPDATE outbox SET lease_owner = ${this.options.owner}, lease_expires_at = ${leaseUntil}, attempts = attempts + 1
       WHERE id IN (
         SELECT id FROM outbox
-        WHERE status = 'pending' AND kind IN (${Prisma.join(this.kinds)}) AND next_attempt_at <= ${now}
+        WHERE status = 'pending' AND kind = ${kind} AND next_attempt_at <= ${now}
           AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
         ORDER BY next_attempt_at
-        LIMIT ${this.batchSize})
+        LIMIT ${limit})
       RETURNING id, kind, entry_id, attempts`;
     return rows.map((row) => ({ id: row.id, kind: row.kind, entryId: Number(row.entry_id), attempt: Number(row.attempts) }));
   }

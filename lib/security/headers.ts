@@ -7,6 +7,8 @@ import { createHash } from "node:crypto";
 export type CspSources = {
   /** 'sha256-…' sources of the inline scripts the page may run. */
   scriptHashes: readonly string[];
+  /** For a page rendered per request: the nonce Next puts on its scripts in this one response. */
+  nonce?: string;
 };
 
 /**
@@ -15,11 +17,11 @@ export type CspSources = {
  * scripts (the hydration data) are known after the build, though, so the
  * policy allows exactly those by hash, plus the site's own script files.
  */
-export function contentSecurityPolicy({ scriptHashes }: CspSources, development = false): string {
+export function contentSecurityPolicy({ scriptHashes, nonce }: CspSources, development = false): string {
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     // Development: React's dev build evaluates code and Next injects inline scripts for fast refresh.
-    "script-src": development ? ["'self'", "'unsafe-eval'", "'unsafe-inline'"] : ["'self'", ...scriptHashes],
+    "script-src": development ? ["'self'", "'unsafe-eval'", "'unsafe-inline'"] : ["'self'", ...scriptHashes, ...(nonce ? [`'nonce-${nonce}'`] : [])],
     // Tailwind's stylesheet is a file; nothing is styled inline (the dev overlay is, in development).
     "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
     "img-src": ["'self'", "data:"],
@@ -61,4 +63,20 @@ export function inlineScriptHashes(html: string): string[] {
     hashes.add(`'sha256-${createHash("sha256").update(body, "utf8").digest("base64")}'`);
   }
   return [...hashes];
+}
+
+/**
+ * The visitor's own page (/waitlist/entry/<token>) renders on each request, so
+ * its inline scripts cannot be hashed at build time. Each response gets the
+ * site's policy with a nonce made for it instead, as strict as the hashes (no
+ * 'unsafe-inline', no other source), which server.ts also hands to Next in the
+ * request so that Next puts it on the page's scripts. The page's address carries
+ * the visitor's key: no Referer leaves it, and search engines are told to stay out.
+ */
+export function visitorPageHeaders(nonce: string): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy({ scriptHashes: [], nonce }),
+    "Referrer-Policy": "no-referrer",
+    "X-Robots-Tag": "noindex, nofollow",
+  };
 }

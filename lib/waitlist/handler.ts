@@ -15,7 +15,7 @@ import { challengeSecret } from "../security/secret";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
 import { fieldErrorsOf, HONEYPOT_FIELD, waitlistSignupSchema, type WaitlistSignup } from "./schema";
-import { addToWaitlist } from "./store";
+import { addToWaitlist, recipientKey } from "./store";
 import { getDeliveryWorker } from "../outbox/instance";
 import type { DeliveryKind } from "../outbox/worker";
 
@@ -185,7 +185,12 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
       if (!parsed.success) return refuse(400, "invalid_fields", { fields: fieldErrorsOf(parsed.error) });
       signup = parsed.data;
 
-      const result = await addToWaitlist(signup, { challengeId: check.id, deliveries, database: database() });
+      const result = await addToWaitlist(signup, {
+        challengeId: check.id,
+        deliveries,
+        recipientKey: deliveries.includes("email") ? recipientKey(secret, signup.email) : null,
+        database: database(),
+      });
       if (result.outcome === "duplicate") return refuse(409, "already_registered");
       if (result.outcome === "challenge_used") return refuse(400, "challenge_used");
       // The deliveries are already stored with the sign-up; sending them never holds up the answer.

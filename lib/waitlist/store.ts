@@ -10,7 +10,7 @@
  * several) cannot both get in. `ON CONFLICT DO NOTHING` lets the rest of a batch
  * in when one row collides; the rows it skipped are then told apart.
  */
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { getDatabase, Prisma, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
@@ -120,7 +120,13 @@ function batchJson(rows: Row[]): string {
 
 const SELECT_FROM_BATCH = Prisma.raw(COLUMNS.map((_, i) => `value ->> ${i}`).join(", "));
 
-type Pending = { signup: NewSignup; challengeId: string | null; deliveries: readonly DeliveryKind[] };
+type Pending = {
+  signup: NewSignup;
+  challengeId: string | null;
+  deliveries: readonly DeliveryKind[];
+  /** With an "email" delivery: the address's key in confirmation_recipients. */
+  recipientKey: string | null;
+};
 
 /**
  * The rows that are new, with their ids; rows that collide with a unique index
@@ -128,10 +134,12 @@ type Pending = { signup: NewSignup; challengeId: string | null; deliveries: read
  * Client's cost grows with the number of parameters it passes, SQLite's JSON
  * functions unpack them for a fraction of that (docs/performance.md).
  *
- * With deliveries owed, a second statement in the same transaction writes an
- * outbox row for each new entry. It finds them by the random public_id each row
- * was given, which only a row inserted by this statement can carry: a skipped
- * duplicate gets nothing.
+ * With deliveries owed, more statements in the same transaction write an outbox
+ * row of each kind for each new entry. They find the entries by the random
+ * public_id each row was given, which only a row inserted by this statement can
+ * carry: a skipped duplicate gets nothing. A confirmation email is owed only to
+ * an address never mailed before (confirmation_recipients), which is then
+ * recorded, so the form cannot be used to mail anyone twice.
  */
 async function insertRows(database: Database, rows: Row[], batch: Pending[]): Promise<Inserted[]> {
   // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
@@ -140,17 +148,30 @@ async function insertRows(database: Database, rows: Row[], batch: Pending[]): Pr
     SELECT ${SELECT_FROM_BATCH} FROM json_each(${batchJson(rows)}) WHERE true
     ON CONFLICT DO NOTHING
     RETURNING id, email_normalized, challenge_id`;
-  const owed = rows.flatMap((row, i) => batch[i]!.deliveries.map((kind) => ({ id: randomUUID(), kind, public_id: row.public_id })));
+  // [outbox id, kind, the entry's public id, the recipient key or null]
+  const owed = rows.flatMap((row, i) =>
+    batch[i]!.deliveries.map((kind) => [randomUUID(), kind, row.public_id, kind === "email" ? batch[i]!.recipientKey : null]),
+  );
   if (owed.length === 0) return insert;
 
   const now = rows[0]!.created_at;
+  const owedJson = JSON.stringify(owed);
   const [inserted] = await database.$transaction([
     insert,
     database.$executeRaw`
       INSERT INTO outbox (id, kind, entry_id, status, attempts, next_attempt_at, created_at)
-      SELECT json_extract(owed.value, '$.id'), json_extract(owed.value, '$.kind'), entry.id, 'pending', 0, ${now}, ${now}
-      FROM json_each(${JSON.stringify(owed)}) AS owed
-      JOIN waitlist_entries AS entry ON entry.public_id = json_extract(owed.value, '$.public_id')`,
+      SELECT owed.value ->> 0, owed.value ->> 1, entry.id, 'pending', 0, ${now}, ${now}
+      FROM json_each(${owedJson}) AS owed
+      JOIN waitlist_entries AS entry ON entry.public_id = owed.value ->> 2
+      WHERE owed.value ->> 1 != 'email'
+        OR NOT EXISTS (SELECT 1 FROM confirmation_recipients WHERE address_hash = owed.value ->> 3)`,
+    database.$executeRaw`
+      INSERT INTO confirmation_recipients (address_hash, created_at)
+      SELECT owed.value ->> 3, ${now}
+      FROM json_each(${owedJson}) AS owed
+      JOIN waitlist_entries AS entry ON entry.public_id = owed.value ->> 2
+      WHERE owed.value ->> 1 = 'email'
+      ON CONFLICT DO NOTHING`,
   ]);
   return inserted;
 }
@@ -225,13 +246,25 @@ export type AddOptions = {
   challengeId?: string | null;
   /** What is owed about the new entry: an outbox row of each kind, written with it. */
   deliveries?: readonly DeliveryKind[];
+  /** Required with an "email" delivery: recipientKey() of the address. */
+  recipientKey?: string | null;
   database?: Database;
 };
 
 /** Adds a sign-up, committed together with the others arriving at the same moment. */
 export function addToWaitlist(signup: NewSignup, options: AddOptions = {}): Promise<StoreResult> {
-  const { challengeId = null, deliveries = [], database = getDatabase() } = options;
-  return writerFor(database).submit({ signup, challengeId, deliveries });
+  const { challengeId = null, deliveries = [], recipientKey = null, database = getDatabase() } = options;
+  if (deliveries.includes("email") && !recipientKey) throw new Error("an email delivery needs the address's recipientKey");
+  return writerFor(database).submit({ signup, challengeId, deliveries, recipientKey });
+}
+
+/**
+ * How confirmation_recipients knows an address without keeping it: HMAC-SHA256
+ * of the normalised address with the site's secret. It survives the entry's
+ * removal, and cannot be turned back into the address without the secret.
+ */
+export function recipientKey(secret: string, email: string): string {
+  return createHmac("sha256", secret).update(`confirmation-recipient:${normalizeEmail(email)}`).digest("hex");
 }
 
 /** Resolves once every sign-up submitted so far is committed (graceful shutdown). */

@@ -32,7 +32,13 @@ export function setUpTestDatabase(): { file: string; url: string } {
 
   beforeEach(async () => {
     const database = getDatabase();
-    await database.$transaction([database.outboxMessage.deleteMany(), database.waitlistEntry.deleteMany(), database.rateLimitWindow.deleteMany()]);
+    await database.$transaction([
+      database.outboxMessage.deleteMany(),
+      database.waitlistEntry.deleteMany(),
+      database.rateLimitWindow.deleteMany(),
+      database.confirmationRecipient.deleteMany(),
+      database.waitlistRemoval.deleteMany(),
+    ]);
   });
   afterAll(() => closeDatabase());
   return { file, url };

@@ -1,0 +1,126 @@
+/**
+ * The confirmation email and the visitor's own page, in Chromium against the
+ * production server, which sends through a real SMTP server on loopback
+ * (e2e/support/mail-catcher.ts): sign up through the dialog, read the email,
+ * follow its link, confirm, remove.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { storedEntry } from "./support/database";
+import { confirmationEmailTo, entryLinkPath, mailsTo } from "./support/mail";
+import { expect, test } from "./support/test";
+import { answerFor, fillSignup, openFromHeader, uniqueVisitor, type Visitor } from "./support/waitlist";
+
+/** Signs up through the dialog as a visitor would, and returns the visitor. */
+async function signUpThroughDialog(page: Page, visitor: Visitor): Promise<void> {
+  await page.goto("/");
+  const dialog = await openFromHeader(page);
+  await fillSignup(dialog, visitor);
+  await dialog.getByLabel("Security check").fill(await answerFor(dialog));
+  await dialog.getByRole("button", { name: "Secure My Spot" }).click();
+  await expect(dialog.getByRole("heading", { name: "You're On The List!" })).toBeVisible();
+}
+
+const scan = (page: Page) => new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+
+test.describe("the confirmation email and the visitor's page", () => {
+  test("sign up, get the email, follow its link, confirm, then remove: the row is gone and the link says so", async ({ page }) => {
+    const visitor = { ...uniqueVisitor("mailflow"), company: `Summit <b>Electric</b> & "Sons"` };
+    await signUpThroughDialog(page, visitor);
+
+    const mail = await confirmationEmailTo(visitor.email);
+    expect(mail.subject).toBe("You're on the FieldCrew waitlist");
+    expect(mail.from?.value).toEqual([{ name: "FieldCrew", address: "hello@fieldcrew.app" }]);
+    expect(mail.to).toMatchObject({ value: [{ address: visitor.email, name: "" }] });
+    expect(mail.raw.split(/\r?\n\r?\n/)[0]).not.toContain("Summit");
+    expect(mail.text).toContain(`Company: ${visitor.company}`);
+    expect(mail.text).toContain("Business type: Electrical");
+    expect(mail.text).toContain("Company size: 6-10 employees");
+    expect(mail.text).toContain("within 48 hours");
+    expect(mail.html).toContain("Summit &lt;b&gt;Electric&lt;/b&gt; &amp; &quot;Sons&quot;");
+
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") violations.push(message.text());
+    });
+    const path = entryLinkPath(mail);
+    const response = await page.goto(path);
+    expect(response!.status()).toBe(200);
+    const headers = response!.headers();
+    expect(headers["referrer-policy"]).toBe("no-referrer");
+    expect(headers["x-robots-tag"]).toBe("noindex, nofollow");
+    expect(headers["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+';/);
+    expect(headers["content-security-policy"]).not.toContain("unsafe");
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex, nofollow");
+    await expect(page.locator('meta[name="referrer"]')).toHaveAttribute("content", "no-referrer");
+
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`You're on the list, ${visitor.name}`);
+    const details = page.getByRole("region", { name: "Your entry" });
+    await expect(details).toContainText(visitor.company); // as text, not markup
+    await expect(details.locator("b")).toHaveCount(0);
+    await expect(details).toContainText("Email confirmedNot yet");
+
+    await page.getByRole("button", { name: "Confirm my email" }).click();
+    await expect(page.getByRole("status")).toHaveText("Thanks, your email address is confirmed.");
+    await expect(details).toContainText(/Email confirmedYes, on /);
+    await expect(page.getByRole("button", { name: "Confirm my email" })).toHaveCount(0);
+    expect(storedEntry(visitor.email)!.confirmed_at).toEqual(expect.any(String));
+
+    await page.getByText("I want to leave the waitlist").click();
+    await page.getByRole("button", { name: "Remove me from the waitlist" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're off the waitlist");
+    expect(storedEntry(visitor.email)).toBeUndefined();
+
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("This waitlist entry no longer exists");
+    expect(violations).toEqual([]);
+    expect(await mailsTo(visitor.email)).toHaveLength(1);
+  });
+
+  test("a forged or altered link gets a clear refusal page, and changes nothing", async ({ page }) => {
+    const visitor = uniqueVisitor("forged");
+    await signUpThroughDialog(page, visitor);
+    const path = entryLinkPath(await confirmationEmailTo(visitor.email));
+    const altered = `${path.slice(0, -3)}${path.endsWith("abc") ? "xyz" : "abc"}`;
+    for (const bad of [altered, "/waitlist/entry/00000000-0000-4000-8000-000000000000.forged", "/waitlist/entry/%3Cscript%3E"]) {
+      const response = await page.goto(bad);
+      expect(response!.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link is not valid");
+    }
+    expect(storedEntry(visitor.email)).toMatchObject({ confirmed_at: null });
+  });
+
+  test("opening the link changes nothing, and the actions answer only to a POST", async ({ page, request }) => {
+    const visitor = uniqueVisitor("scanner");
+    await signUpThroughDialog(page, visitor);
+    const path = entryLinkPath(await confirmationEmailTo(visitor.email));
+    for (let i = 0; i < 3; i += 1) expect((await request.get(path)).status()).toBe(200); // a mail scanner, say
+    expect((await request.get("/api/waitlist/entry")).status()).toBe(405);
+    expect(storedEntry(visitor.email)).toMatchObject({ confirmed_at: null });
+  });
+
+  test("the visitor's page has no axe violations, and works with the keyboard alone", async ({ page }) => {
+    const visitor = uniqueVisitor("keyboard");
+    await signUpThroughDialog(page, visitor);
+    await page.goto(entryLinkPath(await confirmationEmailTo(visitor.email)));
+    expect((await scan(page)).violations).toEqual([]);
+
+    const confirm = page.getByRole("button", { name: "Confirm my email" });
+    for (let i = 0; i < 40 && !(await confirm.evaluate((element) => element === document.activeElement)); i += 1) await page.keyboard.press("Tab");
+    await expect(confirm).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status")).toHaveText("Thanks, your email address is confirmed.");
+    expect((await scan(page)).violations).toEqual([]);
+
+    const leave = page.getByText("I want to leave the waitlist");
+    for (let i = 0; i < 40 && !(await leave.evaluate((element) => element === document.activeElement)); i += 1) await page.keyboard.press("Tab");
+    await expect(leave).toBeFocused();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name: "Remove me from the waitlist" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're off the waitlist");
+    expect((await scan(page)).violations).toEqual([]);
+    expect(storedEntry(visitor.email)).toBeUndefined();
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * The confirmation email each new sign-up gets: plain text and HTML in the
+ * site's look, the 48-hour promise, what was registered, and one link to the
+ * visitor's own page (lib/waitlist/entry-link.ts). No images, no tracking.
+ *
+ * Everything the visitor typed is treated as hostile: it goes in the body only
+ * (the subject is fixed and the recipient is the schema-checked address alone,
+ * without a display name), control characters become spaces in both parts,
+ * and the HTML part escapes it.
+ */
+import { createTransport } from "nodemailer";
+import { FIGURES, SITE } from "../content/site";
+import type { WaitlistEntry } from "../generated/prisma/client";
+import type { Attempted, Channel, Delivery } from "../outbox/worker";
+import { entryToken, entryUrl } from "./entry-link";
+import { BUSINESS_TYPES, COMPANY_SIZES } from "./options";
+
+export const CONFIRMATION_SUBJECT = `You're on the ${SITE.name} waitlist`;
+
+export type ConfirmationEmail = { subject: string; text: string; html: string; link: string };
+
+/** C0 and C1 controls (line breaks included) and bidirectional overrides: shown as a space. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+function plain(value: string): string {
+  return value.replace(CONTROL, " ");
+}
+
+function escapeHtml(value: string): string {
+  return plain(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+const labelOf = (options: readonly { value: string; label: string }[], value: string) =>
+  options.find((option) => option.value === value)?.label ?? value;
+
+/** What the email says about an entry; `link` is its page. */
+export function confirmationEmail(entry: WaitlistEntry, link: string): ConfirmationEmail {
+  const registered: [string, string][] = [
+    ["Company", entry.companyName],
+    ["Name", entry.contactName],
+    ["Business type", labelOf(BUSINESS_TYPES, entry.businessType)],
+    ["Company size", labelOf(COMPANY_SIZES, entry.companySize)],
+  ];
+  const promise = `Thanks for joining the ${SITE.name} waitlist. Our team will reach out within ${FIGURES.responseHours} hours to learn about your business and set up your founding-member access.`;
+  const linkLine = "See your entry, confirm this email address, or leave the waitlist:";
+  const ignore = "If you did not sign up, you can remove the entry at the same link, or ignore this email: we will not send another.";
+
+  const text = [
+    `Hi ${plain(entry.contactName)},`,
+    "",
+    promise,
+    "",
+    "What you registered:",
+    ...registered.map(([label, value]) => `  ${label}: ${plain(value)}`),
+    "",
+    linkLine,
+    link,
+    "",
+    ignore,
+    "",
+    `The ${SITE.name} team`,
+    SITE.contactEmail,
+    "",
+  ].join("\n");
+
+  const row = ([label, value]: [string, string]) =>
+    `<tr><td style="padding:6px 16px 6px 0;color:#64748b;white-space:nowrap;vertical-align:top">${label}</td>` +
+    `<td style="padding:6px 0;color:#0b1220;font-weight:600">${escapeHtml(value)}</td></tr>`;
+  const html = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(CONFIRMATION_SUBJECT)}</title></head>
+<body style="margin:0;padding:0;background:#f1f5f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#0b1220">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px">
+<tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
+<tr><td style="background:#0b1220;padding:20px 28px;font-size:20px;font-weight:800;color:#ffffff">Field<span style="color:#fb923c">Crew</span></td></tr>
+<tr><td style="padding:28px">
+<h1 style="margin:0 0 12px;font-size:22px;line-height:1.3">You're on the list, ${escapeHtml(entry.contactName)}!</h1>
+<p style="margin:0 0 20px;font-size:16px;line-height:1.6;color:#334155">${escapeHtml(promise)}</p>
+<p style="margin:0 0 8px;font-size:14px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:#9a3412">What you registered</p>
+<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 24px;font-size:15px">${registered.map(row).join("")}</table>
+<p style="margin:0 0 16px;font-size:15px;line-height:1.6;color:#334155">${escapeHtml(linkLine)}</p>
+<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#fb923c;color:#0b1220;font-weight:700;text-decoration:none;padding:12px 22px;border-radius:8px">Open my waitlist entry</a></p>
+<p style="margin:0 0 24px;font-size:13px;line-height:1.6;color:#64748b;word-break:break-all">${escapeHtml(link)}</p>
+<p style="margin:0;font-size:13px;line-height:1.6;color:#64748b">${escapeHtml(ignore)}</p>
+</td></tr>
+<tr><td style="padding:16px 28px;background:#fff7ed;font-size:13px;color:#9a3412">The ${SITE.name} team · ${SITE.contactEmail}</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+  return { subject: CONFIRMATION_SUBJECT, text, html, link };
+}
+
+export type MailOptions = {
+  /** smtp:// or smtps:// with credentials, as nodemailer reads it. */
+  smtpUrl: string;
+  from: string;
+  /** Signs the links (WAITLIST_SECRET). */
+  secret: string;
+  siteUrl: string;
+};
+
+/** An SMTP answer in the 500s says this message will never be accepted; anything else may pass later. */
+function isPermanent(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown }).responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
+}
+
+/** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (TLS from the start). */
+export function smtpServerOf(smtpUrl: string) {
+  const url = new URL(smtpUrl);
+  const secure = url.protocol === "smtps:";
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+  };
+}
+
+/** The outbox channel for kind "email": one confirmation through SMTP_URL. */
+export function confirmationEmailChannel(options: MailOptions): Channel {
+  const transport = createTransport({ ...smtpServerOf(options.smtpUrl), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  const messageHost = new URL(options.siteUrl).hostname;
+
+  return async function sendConfirmation(delivery: Delivery, entry: WaitlistEntry): Promise<Attempted> {
+    if (!entry.publicId) return { delivered: false, retry: false, problem: "entry has no public id" };
+    const email = confirmationEmail(entry, entryUrl(options.siteUrl, entryToken(options.secret, entry.publicId)));
+    try {
+      await transport.sendMail({
+        from: options.from,
+        to: entry.email,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        // The same on every attempt, so a mail system that got it once can tell a repeat.
+        messageId: `<${delivery.id}@${messageHost}>`,
+        headers: { "Auto-Submitted": "auto-generated" },
+      });
+      return { delivered: true };
+    } catch (error) {
+      const code = (error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code ?? "error";
+      return { delivered: false, retry: !isPermanent(error), problem: `SMTP ${code}` };
+    }
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The link in the confirmation email that leads a visitor to their own entry
+ * (/waitlist/entry/<token>). The token is the entry's random public id and an
+ * HMAC of it with WAITLIST_SECRET: it cannot be guessed (no sequential ids, no
+ * email in it), nor made up or altered without the secret. Nothing is looked
+ * up before the signature checks out.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/** Where the visitor's page lives; the token follows. */
+export const ENTRY_PAGE_PATH = "/waitlist/entry";
+
+const PUBLIC_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
+
+function signatureOf(secret: string, publicId: string): Buffer {
+  // The purpose is part of what is signed, so a question token's signature is never valid here.
+  return createHmac("sha256", secret).update(`waitlist-entry:${publicId}`).digest();
+}
+
+export function entryToken(secret: string, publicId: string): string {
+  return `${publicId}.${signatureOf(secret, publicId).toString("base64url")}`;
+}
+
+/** The public id a token carries, or null when the token is malformed, made up or altered. */
+export function publicIdFromToken(secret: string, token: string): string | null {
+  const [publicId, signature, ...rest] = token.split(".");
+  if (rest.length > 0 || !publicId || !signature || !PUBLIC_ID.test(publicId) || !SIGNATURE.test(signature)) return null;
+  const expected = signatureOf(secret, publicId);
+  const given = Buffer.from(signature, "base64url");
+  return given.length === expected.length && timingSafeEqual(given, expected) ? publicId : null;
+}
+
+/** The absolute link for an email: SITE_URL, the page, the token. */
+export function entryUrl(siteUrl: string, token: string): string {
+  return new URL(`${ENTRY_PAGE_PATH}/${token}`, siteUrl).toString();
+}

@@ -1,0 +1,221 @@
+/**
+ * The confirmation email, end to end below the browser: the real handler
+ * stores a sign-up and its outbox row, the real worker sends it through
+ * nodemailer to a real SMTP server on loopback (smtp-server), and the message
+ * that arrived is read back with mailparser.
+ */
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { simpleParser, type ParsedMail } from "mailparser";
+import type { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { startMailCatcher } from "@/e2e/support/mail-catcher";
+import { getDatabase } from "@/lib/db";
+import { parseEnv } from "@/lib/env";
+import { DeliveryWorker } from "@/lib/outbox/worker";
+import { SharedRateLimiter } from "@/lib/security/rate-limit";
+import { CONFIRMATION_SUBJECT, confirmationEmail, confirmationEmailChannel } from "@/lib/waitlist/confirmation-email";
+import { ENTRY_PAGE_PATH, publicIdFromToken } from "@/lib/waitlist/entry-link";
+import { createSignupHandler } from "@/lib/waitlist/handler";
+import { removeEntry } from "@/lib/waitlist/visitor-entry";
+import { setUpTestDatabase } from "./support/database";
+import { testSecret } from "./support/challenge";
+import { jsonRequest, signupBody } from "./support/requests";
+
+setUpTestDatabase();
+
+const SITE_URL = "https://fieldcrew.example";
+const FROM = "FieldCrew <hello@fieldcrew.example>";
+const mailDir = path.join(tmpdir(), `waitlist-mail-${process.pid}-${Date.now()}`);
+let catcher: SMTPServer;
+let smtpUrl: string;
+
+beforeAll(async () => {
+  catcher = await startMailCatcher({ port: 0, dir: mailDir });
+  smtpUrl = `smtp://127.0.0.1:${(catcher.server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => catcher.close(() => resolve()));
+  rmSync(mailDir, { recursive: true, force: true });
+});
+
+let clock: number;
+beforeEach(() => {
+  clock = Date.now() + 60_000;
+  for (const file of readdirSync(mailDir)) rmSync(path.join(mailDir, file));
+});
+
+/** The real handler, owing a confirmation email for each new sign-up. */
+const post = createSignupHandler({
+  secret: testSecret(),
+  minSubmitMs: 0,
+  siteUrl: "http://localhost:3000",
+  limiter: new SharedRateLimiter({ max: 1_000, windowMs: 60_000 }),
+  deliveries: ["email"],
+  afterResponse: () => {},
+});
+
+function worker(options: { perHour?: number } = {}) {
+  return new DeliveryWorker({
+    channels: { email: confirmationEmailChannel({ smtpUrl, from: FROM, secret: testSecret(), siteUrl: SITE_URL }) },
+    owner: "mail-test",
+    retryDelaysMs: [1_000, 2_000],
+    leaseMs: 60_000,
+    now: () => clock,
+    hourlyCaps: { email: options.perHour ?? 100 },
+  });
+}
+
+async function received(): Promise<(ParsedMail & { raw: string })[]> {
+  const files = readdirSync(mailDir).filter((file) => file.endsWith(".eml")).sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const raw = readFileSync(path.join(mailDir, file), "utf8");
+      return Object.assign(await simpleParser(raw), { raw });
+    }),
+  );
+}
+
+const emails = () => getDatabase().outboxMessage.findMany({ where: { kind: "email" }, orderBy: { createdAt: "asc" } });
+
+describe("the confirmation email", () => {
+  it("arrives once, in plain text and HTML, with what was registered, the 48-hour promise and the visitor's own link", async () => {
+    expect((await post(jsonRequest(signupBody({ email: "Owner@Northwind.example", company_name: "Northwind Heating & Air", business_type: "plumbing", company_size: "11-25" })))).status).toBe(201);
+    expect(await worker().sweep()).toBe(1);
+    expect(await worker().sweep()).toBe(0);
+
+    const [mail, ...more] = await received();
+    expect(more).toHaveLength(0);
+    expect(mail!.subject).toBe(CONFIRMATION_SUBJECT);
+    expect(mail!.from!.value).toEqual([{ name: "FieldCrew", address: "hello@fieldcrew.example" }]);
+    // As typed (nodemailer writes the domain, which ignores case, in lower case), and the address alone.
+    expect(mail!.to).toMatchObject({ value: [{ address: "Owner@northwind.example", name: "" }] });
+    expect(mail!.headers.get("auto-submitted")).toBe("auto-generated");
+    const [row] = await emails();
+    expect(mail!.messageId).toBe(`<${row!.id}@fieldcrew.example>`);
+    expect(row).toMatchObject({ status: "delivered", attempts: 1 });
+
+    const text = mail!.text!;
+    expect(text).toContain("Hi Dana Ortiz,");
+    expect(text).toContain("Our team will reach out within 48 hours");
+    expect(text).toMatch(/Company: Northwind Heating & Air\n\s+Name: Dana Ortiz\n\s+Business type: Plumbing\n\s+Company size: 11-25 employees/);
+    const links = text.match(/https?:\/\/\S+/g)!;
+    expect(links).toHaveLength(1);
+    const link = new URL(links[0]!);
+    expect(link.origin).toBe(SITE_URL);
+    expect(link.pathname.startsWith(`${ENTRY_PAGE_PATH}/`)).toBe(true);
+    const entry = await getDatabase().waitlistEntry.findFirstOrThrow();
+    expect(publicIdFromToken(testSecret(), link.pathname.split("/").at(-1)!)).toBe(entry.publicId);
+
+    const html = mail!.html as string;
+    expect(html).toContain("Northwind Heating &amp; Air");
+    expect(html).toContain(`href="${link.toString()}"`);
+    expect(html).toContain("within 48 hours");
+    expect(html).not.toMatch(/<img|<script|src=|https?:\/\/(?!fieldcrew\.example)/); // no pixels, no remote content
+  });
+
+  it("shows hostile values as text in both parts and lets none of them reach a header", async () => {
+    const hostile = {
+      company_name: `<script>alert("x")</script>\r\nBcc: victim@evil.example`,
+      contact_name: `"><img src=x onerror=alert(1)>\u001b[31m\u202eevil`,
+      notes: "Subject: free money\r\n\r\nhello",
+    };
+    expect((await post(jsonRequest(signupBody({ ...hostile, email: "hostile@example.com" })))).status).toBe(201);
+    expect(await worker().sweep()).toBe(1);
+    const [mail] = await received();
+
+    const headerBlock = mail!.raw.split(/\r?\n\r?\n/)[0]!;
+    expect(headerBlock).not.toMatch(/victim|evil|script|onerror|free money/i);
+    expect(mail!.bcc).toBeUndefined();
+    expect(mail!.to).toMatchObject({ value: [{ address: "hostile@example.com" }] });
+    expect(mail!.subject).toBe(CONFIRMATION_SUBJECT);
+
+    const html = mail!.html as string;
+    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;  Bcc: victim@evil.example");
+    expect(html).toContain("&quot;&gt;&lt;img src=x onerror=alert(1)&gt; [31m evil");
+    expect(html).not.toContain("<script");
+    expect(html).not.toContain("<img");
+    const text = mail!.text!;
+    expect(text).toContain(`Company: <script>alert("x")</script>  Bcc: victim@evil.example`);
+    expect(text).not.toMatch(/[\u001b\u202e]/);
+  });
+
+  it("is built from the entry the same way for any values (the HTML escapes what the text shows)", () => {
+    const entry = {
+      companyName: "A & B <Co>",
+      contactName: "O'Hara",
+      businessType: "other",
+      companySize: "50+",
+    } as Parameters<typeof confirmationEmail>[0];
+    const email = confirmationEmail(entry, "https://fieldcrew.example/waitlist/entry/x.y");
+    expect(email.text).toContain("Company: A & B <Co>");
+    expect(email.html).toContain("A &amp; B &lt;Co&gt;");
+    expect(email.html).toContain("O&#39;Hara");
+    expect(email.text).toContain("Business type: Other");
+  });
+
+  it("is sent once per address ever: not for a duplicate, and not again after the entry is removed and signed up again", async () => {
+    expect((await post(jsonRequest(signupBody({ email: "once@example.com" })))).status).toBe(201);
+    expect((await post(jsonRequest(signupBody({ email: "ONCE@example.com" })))).status).toBe(409);
+    expect(await emails()).toHaveLength(1);
+    expect(await worker().sweep()).toBe(1);
+
+    const entry = await getDatabase().waitlistEntry.findFirstOrThrow({ where: { emailNormalized: "once@example.com" } });
+    expect(await removeEntry(getDatabase(), { publicId: entry.publicId! }, "visitor")).toBe(true);
+    expect((await post(jsonRequest(signupBody({ email: "once@example.com" })))).status).toBe(201);
+    expect(await emails()).toHaveLength(0); // the old row went with its entry; the new entry owes none
+    expect(await worker().sweep()).toBe(0);
+    expect(await received()).toHaveLength(1);
+    // What is kept of the address is a keyed hash, not the address.
+    const kept = await getDatabase().confirmationRecipient.findMany();
+    expect(kept).toHaveLength(1);
+    expect(JSON.stringify(kept)).not.toContain("once@");
+  });
+
+  it("keeps to the hourly cap for the whole site: over it, emails wait and go out as the hour moves on", async () => {
+    for (let i = 0; i < 3; i += 1) expect((await post(jsonRequest(signupBody()))).status).toBe(201);
+    expect(await worker({ perHour: 2 }).sweep()).toBe(2);
+    expect(await worker({ perHour: 2 }).sweep()).toBe(0);
+    expect((await emails()).map((row) => row.status)).toEqual(["delivered", "delivered", "pending"]);
+    clock += 60 * 60 * 1000 + 1;
+    expect(await worker({ perHour: 2 }).sweep()).toBe(1);
+    expect(await received()).toHaveLength(3);
+  });
+
+  it("retries when the mail server refuses for now, and gives up on a permanent refusal", async () => {
+    writeFileSync(path.join(mailDir, "down"), "");
+    expect((await post(jsonRequest(signupBody({ email: "later@example.com" })))).status).toBe(201);
+    expect(await worker().sweep()).toBe(1);
+    expect(await emails()).toEqual([expect.objectContaining({ status: "pending", attempts: 1, lastError: "SMTP 451" })]);
+    rmSync(path.join(mailDir, "down"));
+    clock += 1_000;
+    expect(await worker().sweep()).toBe(1);
+    expect((await received()).map((mail) => mail.to)).toEqual([expect.objectContaining({ text: "later@example.com" })]);
+
+    const errors: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void errors.push(args.join(" ")));
+    expect((await post(jsonRequest(signupBody({ email: "nobody@example.com" })))).status).toBe(201);
+    const refusing = new DeliveryWorker({
+      channels: { email: async () => ({ delivered: false, retry: false, problem: "SMTP 550" }) },
+      owner: "mail-test",
+      retryDelaysMs: [1_000],
+      leaseMs: 60_000,
+      now: () => clock,
+    });
+    expect(await refusing.sweep()).toBe(1);
+    expect((await emails()).at(-1)).toMatchObject({ status: "failed", lastError: "SMTP 550" });
+    expect(errors.join("\n")).toMatch(/email delivery failed entry_id=\d+ .*attempts=1: SMTP 550/);
+    expect(errors.join("\n")).not.toContain("nobody@");
+    vi.restoreAllMocks();
+  });
+
+  it("is configured by SMTP_URL, which needs MAIL_FROM and WAITLIST_SECRET", () => {
+    expect(() => parseEnv({ SMTP_URL: "smtp://mail.example.com:587", WAITLIST_SECRET: "x".repeat(32) })).toThrow(/MAIL_FROM: must be set/);
+    expect(() => parseEnv({ SMTP_URL: "smtp://mail.example.com:587", MAIL_FROM: FROM })).toThrow(/WAITLIST_SECRET: must be set when SMTP_URL is/);
+    expect(() => parseEnv({ SMTP_URL: "http://mail.example.com", MAIL_FROM: FROM, WAITLIST_SECRET: "x".repeat(32) })).toThrow(/SMTP_URL/);
+    expect(parseEnv({ SMTP_URL: "smtps://u:p@mail.example.com", MAIL_FROM: FROM, WAITLIST_SECRET: "x".repeat(32) })).toMatchObject({
+      MAIL_MAX_PER_HOUR: 200,
+    });
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * The visitor's own page and its two actions, through the real route handler
+ * (app/api/waitlist/entry/route.ts) on a real database: signed links only,
+ * same-origin POSTs only, and removal that leaves nothing but a count.
+ */
+import { describe, expect, it } from "vitest";
+import * as route from "@/app/api/waitlist/entry/route";
+import { getDatabase } from "@/lib/db";
+import { entryToken } from "@/lib/waitlist/entry-link";
+import { waitlistSignupSchema } from "@/lib/waitlist/schema";
+import { addToWaitlist, recipientKey } from "@/lib/waitlist/store";
+import { loadEntryPage } from "@/lib/waitlist/visitor-entry";
+import { setUpTestDatabase } from "./support/database";
+import { testSecret } from "./support/challenge";
+import { validSignup } from "./support/requests";
+
+setUpTestDatabase();
+
+const ORIGIN = "http://localhost:3000";
+
+/** A stored sign-up owing a webhook and an email, and the token of its link. */
+async function signedUp(email = `visitor.${Date.now()}.${Math.random()}@example.com`) {
+  const result = await addToWaitlist(waitlistSignupSchema.parse(validSignup({ email })), {
+    deliveries: ["webhook", "email"],
+    recipientKey: recipientKey(testSecret(), email),
+  });
+  if (result.outcome !== "created") throw new Error(result.outcome);
+  const entry = await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: result.entry.id } });
+  return { entry, token: entryToken(testSecret(), entry.publicId!) };
+}
+
+function action(token: string, act: string, headers: Record<string, string> = { origin: ORIGIN }) {
+  return route.POST(
+    new Request(`${ORIGIN}/api/waitlist/entry`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams({ token, action: act }).toString(),
+    }),
+  );
+}
+
+describe("the visitor's page", () => {
+  it("shows the entry for a signed link", async () => {
+    const { entry, token } = await signedUp("page@example.com");
+    expect(await loadEntryPage(token)).toEqual({
+      state: "found",
+      entry: {
+        companyName: entry.companyName,
+        contactName: entry.contactName,
+        email: "page@example.com",
+        phone: entry.phone,
+        businessType: "HVAC",
+        companySize: "6-10 employees",
+        signedUpAt: entry.createdAt,
+        confirmedAt: null,
+      },
+    });
+  });
+
+  it.each([
+    ["an altered signature", (token: string) => `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`],
+    ["another entry's id with this signature", (token: string) => `00000000-0000-4000-8000-000000000000.${token.split(".")[1]}`],
+    ["a link signed with another secret", (token: string) => entryToken("another-secret-another-secret-0123", token.split(".")[0]!)],
+    ["the id alone", (token: string) => token.split(".")[0]!],
+    ["garbage", () => "../../etc/passwd"],
+  ])("refuses %s", async (_, forge) => {
+    const { token } = await signedUp();
+    expect(await loadEntryPage(forge(token))).toEqual({ state: "invalid" });
+  });
+});
+
+describe("POST /api/waitlist/entry", () => {
+  it("confirms the email once: the first time is kept, and the visitor is sent back to the page", async () => {
+    const { entry, token } = await signedUp();
+    const response = await action(token, "confirm");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`/waitlist/entry/${token}?done=confirm`);
+    const confirmed = (await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: entry.id } })).confirmedAt!;
+    expect(Date.now() - confirmed.getTime()).toBeLessThan(60_000);
+    await action(token, "confirm");
+    expect((await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: entry.id } })).confirmedAt).toEqual(confirmed);
+    expect(await loadEntryPage(token)).toMatchObject({ state: "found", entry: { confirmedAt: confirmed } });
+  });
+
+  it("removes the entry and what was still owed about it, counts the removal, and the link then says it is gone", async () => {
+    const { entry, token } = await signedUp("leaving@example.com");
+    const staying = await signedUp("staying@example.com");
+    expect(await getDatabase().outboxMessage.count({ where: { entryId: entry.id } })).toBe(2);
+
+    const response = await action(token, "remove");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`/waitlist/entry/${token}?done=remove`);
+    expect(await getDatabase().waitlistEntry.findUnique({ where: { id: entry.id } })).toBeNull();
+    expect(await getDatabase().outboxMessage.count({ where: { entryId: entry.id } })).toBe(0);
+    expect(await getDatabase().waitlistRemoval.findMany({ select: { removedBy: true } })).toEqual([{ removedBy: "visitor" }]);
+    expect(await loadEntryPage(token)).toEqual({ state: "gone" });
+
+    // Again: nothing left to remove, nothing counted twice; the other entry is untouched.
+    expect((await action(token, "remove")).status).toBe(303);
+    expect(await getDatabase().waitlistRemoval.count()).toBe(1);
+    expect(await loadEntryPage(staying.token)).toMatchObject({ state: "found" });
+  });
+
+  it("accepts the page's own form when the browser sends Origin: null (the page's no-referrer policy) with Sec-Fetch-Site: same-origin", async () => {
+    const { entry, token } = await signedUp();
+    expect((await action(token, "confirm", { origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(303);
+    expect((await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: entry.id } })).confirmedAt).not.toBeNull();
+  });
+
+  it.each([
+    ["no browser headers (a script, a mail scanner)", {}],
+    ["Origin: null and nothing to vouch for it", { origin: "null" }],
+    ["another site's Origin", { origin: "https://evil.example" }],
+    ["another site's Origin, whatever Sec-Fetch-Site says", { origin: "https://evil.example", "sec-fetch-site": "same-origin" }],
+    ["a cross-site form", { origin: "null", "sec-fetch-site": "cross-site" }],
+    ["a same-site but other-origin form", { origin: ORIGIN, "sec-fetch-site": "same-site" }],
+  ])("refuses a post with %s and changes nothing", async (_, headers) => {
+    const { entry, token } = await signedUp();
+    const response = await action(token, "remove", headers);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain("nothing was changed");
+    expect(await getDatabase().waitlistEntry.count({ where: { id: entry.id } })).toBe(1);
+  });
+
+  it("sends a forged token back to the page, which refuses it, and changes nothing", async () => {
+    const { entry, token } = await signedUp();
+    const forged = `${token.slice(0, -2)}xx`;
+    const response = await action(forged, "remove");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`/waitlist/entry/${forged}`);
+    expect(await getDatabase().waitlistEntry.count({ where: { id: entry.id } })).toBe(1);
+  });
+
+  it("refuses an unknown action, another content type, and every method but POST", async () => {
+    const { token } = await signedUp();
+    expect((await action(token, "delete-everything")).status).toBe(400);
+    const json = await route.POST(
+      new Request(`${ORIGIN}/api/waitlist/entry`, { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json" }, body: "{}" }),
+    );
+    expect(json.status).toBe(415);
+    const get = route.GET();
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+  });
+});
