@@ -2,7 +2,10 @@
  * Screenshots of every page, and of the waitlist dialog's states, at phone and
  * desktop widths, for looking at the site as a visitor would.
  *
- *   npx tsx e2e/tools/screenshots.ts [base URL]    (default http://localhost:3000)
+ *   npx tsx e2e/tools/screenshots.ts [base URL] [entry link]    (default http://localhost:3000)
+ *
+ * With the link from a confirmation email (docs/operations.md), also the
+ * visitor's own page and the page a bad link gets; neither is changed.
  *
  * Writes PNGs to screenshots/ (ignored by git).
  */
@@ -11,6 +14,7 @@ import { chromium, type Page } from "@playwright/test";
 import { chromiumLaunchOptions } from "../support/browser";
 
 const baseUrl = process.argv[2] ?? "http://localhost:3000";
+const entryPath = process.argv[3] ? new URL(process.argv[3], baseUrl).pathname : undefined;
 const outDir = "screenshots";
 const widths = { phone: 360, desktop: 1440 } as const;
 const pages = { home: "/", about: "/about", careers: "/careers", "not-found": "/no-such-page" } as const;
@@ -25,7 +29,9 @@ const browser = await chromium.launch(chromiumLaunchOptions());
 try {
   for (const [device, width] of Object.entries(widths)) {
     const page = await browser.newPage({ viewport: { width, height: device === "phone" ? 780 : 900 } });
-    for (const [name, path] of Object.entries(pages)) {
+    const shots: [string, string][] = Object.entries(pages);
+    if (entryPath) shots.push(["entry", entryPath], ["entry-bad-link", `${entryPath.slice(0, -4)}XXXX`]);
+    for (const [name, path] of shots) {
       await page.goto(baseUrl + path);
       await shoot(page, `${name}-${device}`);
     }
