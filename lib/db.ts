@@ -3,14 +3,15 @@
  * lib/generated/prisma (`npm run db:generate`), on a driver adapter. Every read
  * and write of the site, the operator tool and the scripts goes through it.
  *
- * This is also the one module that knows about drivers: better-sqlite3 for the
- * embedded file (the default), libSQL for a Turso or libSQL server, or for a
- * file when DATABASE_DRIVER=libsql (the tests run both). docs/architecture.md
- * and docs/deployment.md explain the choices.
+ * This is also the one module that knows about drivers (with its worker,
+ * lib/db-worker.mjs): better-sqlite3 for the embedded file (the default), in a
+ * worker thread; libSQL for a Turso or libSQL server, or for a file when
+ * DATABASE_DRIVER=libsql (the tests run both). docs/architecture.md and
+ * docs/deployment.md explain the choices.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { Worker } from "node:worker_threads";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { databaseSettings, type DatabaseSettings } from "./env";
@@ -65,63 +66,107 @@ class Lock {
   }
 }
 
+type Failure = { name?: string; message?: string; cause?: unknown; code?: string };
+type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure };
+
+/** The worker's error as the main thread's: Prisma recognises a driver error by its name and cause. */
+function errorFrom(failure: Failure): Error {
+  return Object.assign(new Error(failure.message), { name: failure.name ?? "Error", cause: failure.cause, code: failure.code });
+}
+
 /**
- * The better-sqlite3 adapter runs every query on its one connection and locks
- * transactions only against each other. A query from elsewhere in the process
- * that arrives while an interactive transaction awaits would run inside that
- * transaction, and be undone with it. This queues every query behind an open
- * transaction (as the libSQL adapter does on its own), runs CONNECTION_SETUP on
- * the connection first, and commits WITHOUT_SYNC statements without a sync.
+ * The better-sqlite3 adapter, run in a worker thread (lib/db-worker.mjs) with
+ * its one connection. better-sqlite3 is synchronous: a statement, and the sync
+ * to disk at its commit, would otherwise hold the event loop and every request
+ * waiting on it (measured in docs/performance.md). The worker runs Prisma's own
+ * adapter, so values and errors are mapped exactly as in-process; this side
+ * only carries queries over and answers back.
+ *
+ * The adapter locks transactions only against each other, so a query from
+ * elsewhere in the process that arrived while an interactive transaction was
+ * awaiting would run inside it, and be undone with it. This side therefore
+ * sends one query at a time and holds every other query back while a
+ * transaction is open (as the libSQL adapter does on its own).
  */
-function oneQueryAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+function betterSqlite3InWorker(file: string): SqlDriverAdapterFactory {
   return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
+    provider: "sqlite",
+    adapterName: "@prisma/adapter-better-sqlite3",
     async connect(): Promise<DriverAdapter> {
-      const adapter = await factory.connect();
-      await adapter.executeScript(CONNECTION_SETUP);
+      // A file beside this one in the project, not bundled: each route of the build is a
+      // bundle of its own, and a worker needs a file to start from.
+      const worker = new Worker(/*turbopackIgnore: true*/ path.join(process.cwd(), "lib", "db-worker.mjs"), {
+        workerData: {
+          config: { url: file, fileMustExist: true, timeout: BUSY_TIMEOUT_MS },
+          setup: CONNECTION_SETUP,
+          withoutSync: WITHOUT_SYNC,
+        },
+      });
+      const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+      let lastId = 0;
+      const ready = new Promise<void>((resolve, reject) => {
+        worker.once("message", (message: { ready: boolean; error?: Failure }) => (message.ready ? resolve() : reject(errorFrom(message.error ?? {}))));
+        worker.once("error", reject);
+      });
+      worker.on("message", (reply: Reply | { ready: boolean }) => {
+        if (!("id" in reply)) return;
+        const pending = waiting.get(reply.id);
+        waiting.delete(reply.id);
+        // An idle worker must not keep a finished command (the operator tool, a test) running.
+        if (waiting.size === 0) worker.unref();
+        if (reply.ok) pending?.resolve(reply.value);
+        else pending?.reject(errorFrom(reply.error));
+      });
+      worker.on("error", (error) => {
+        for (const pending of waiting.values()) pending.reject(error);
+        waiting.clear();
+      });
+      await ready;
+      worker.unref();
+
+      const send = <T>(op: string, arg?: unknown, tx?: number): Promise<T> =>
+        new Promise<T>((resolve, reject) => {
+          lastId += 1;
+          waiting.set(lastId, { resolve: resolve as (value: unknown) => void, reject });
+          worker.ref();
+          worker.postMessage({ id: lastId, op, arg, tx });
+        });
+
       const lock = new Lock();
-      const withoutSync = async <T>(run: () => Promise<T>): Promise<T> => {
-        await adapter.executeScript("PRAGMA synchronous = NORMAL");
-        try {
-          return await run();
-        } finally {
-          await adapter.executeScript("PRAGMA synchronous = FULL");
-        }
-      };
       return {
-        provider: adapter.provider,
-        adapterName: adapter.adapterName,
-        queryRaw: (query) =>
-          lock.run(() => (query.sql.startsWith(WITHOUT_SYNC) ? withoutSync(() => adapter.queryRaw(query)) : adapter.queryRaw(query))),
-        executeRaw: (query) => lock.run(() => adapter.executeRaw(query)),
-        executeScript: (script) => lock.run(() => adapter.executeScript(script)),
-        getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-        dispose: () => adapter.dispose(),
+        provider: "sqlite",
+        adapterName: "@prisma/adapter-better-sqlite3",
+        queryRaw: (query) => lock.run(() => send("queryRaw", query)),
+        executeRaw: (query) => lock.run(() => send("executeRaw", query)),
+        executeScript: (script) => lock.run(() => send("executeScript", script)),
+        dispose: async () => {
+          await send("dispose");
+          await worker.terminate();
+        },
         async startTransaction(isolationLevel): Promise<DriverTransaction> {
           const release = await lock.acquire();
-          let transaction: DriverTransaction;
+          let started: { tx: number; options: DriverTransaction["options"] };
           try {
-            transaction = await adapter.startTransaction(isolationLevel);
+            started = await send("startTransaction", isolationLevel);
           } catch (error) {
             release();
             throw error;
           }
-          const finish = (end: () => Promise<void>) => async () => {
+          const finish = (end: "commit" | "rollback") => async () => {
             try {
-              await end();
+              await send(end, undefined, started.tx);
             } finally {
               release();
             }
           };
           return {
-            provider: transaction.provider,
-            adapterName: transaction.adapterName,
-            options: transaction.options,
-            queryRaw: (query) => transaction.queryRaw(query),
-            executeRaw: (query) => transaction.executeRaw(query),
-            commit: finish(() => transaction.commit()),
-            rollback: finish(() => transaction.rollback()),
+            provider: "sqlite",
+            adapterName: "@prisma/adapter-better-sqlite3",
+            options: started.options,
+            queryRaw: (query) => send("queryRaw", query, started.tx),
+            executeRaw: (query) => send("executeRaw", query, started.tx),
+            commit: finish("commit"),
+            rollback: finish("rollback"),
           };
         },
       };
@@ -135,7 +180,7 @@ export class DatabaseUnavailable extends Error {}
 /** The driver adapter for a database (prisma.config.ts makes the same choice for Prisma's CLI). */
 function driverAdapter(settings: DatabaseSettings): SqlDriverAdapterFactory {
   if (settings.driver === "libsql") return new PrismaLibSQL({ url: settings.url, authToken: settings.authToken });
-  return new PrismaBetterSQLite3({ url: settings.file, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  return betterSqlite3InWorker(settings.file);
 }
 
 /**
@@ -150,8 +195,7 @@ export function createDatabase(settings: DatabaseSettings = databaseSettings()):
       `There is no waitlist database at ${shown} yet. Run npm run db:migrate (npm start does it first).`,
     );
   }
-  const adapter = driverAdapter(settings);
-  return new PrismaClient({ adapter: settings.driver === "better-sqlite3" ? oneQueryAtATime(adapter) : adapter });
+  return new PrismaClient({ adapter: driverAdapter(settings) });
 }
 
 // One client per process. It lives on globalThis because each route of the

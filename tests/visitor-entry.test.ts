@@ -58,7 +58,14 @@ describe("the visitor's page", () => {
   });
 
   it.each([
-    ["an altered signature", (token: string) => `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`],
+    ["an altered signature", (token: string) => `${token.slice(0, -5)}${token.slice(-5, -4) === "A" ? "B" : "A"}${token.slice(-4)}`],
+    // The last character's two unused bits: the same bytes spelled another way is still not our link.
+    ["another spelling of the signature's last character", (token: string) => {
+      const last = token.at(-1)!;
+      const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+      const index = alphabet.indexOf(last);
+      return `${token.slice(0, -1)}${alphabet[index ^ 1]}`;
+    }],
     ["another entry's id with this signature", (token: string) => `00000000-0000-4000-8000-000000000000.${token.split(".")[1]}`],
     ["a link signed with another secret", (token: string) => entryToken("another-secret-another-secret-0123", token.split(".")[0]!)],
     ["the id alone", (token: string) => token.split(".")[0]!],
