@@ -7,8 +7,9 @@
  * Whether an email is already on the list, and whether a security-question
  * token was already used, are decided by the unique indexes inside that insert,
  * never by a read before the write, so simultaneous requests (in one process or
- * several) cannot both get in. `ON CONFLICT DO NOTHING` lets the rest of a batch
- * in when one row collides; the rows it skipped are then told apart.
+ * several) cannot both get in. A row that collides is skipped and the rest of
+ * the batch goes in; the one statement's RETURNING also tells which collided
+ * with an email on the list, so a duplicate costs no second query.
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { getDatabase, Prisma, type Database } from "../db";
@@ -107,7 +108,8 @@ export function entryRecord(entry: WaitlistEntry): EntryRecord {
   };
 }
 
-type Inserted = { id: bigint | number; email_normalized: string; challenge_id: string | null };
+/** A row RETURNING names: one this statement inserted (its public_id is one of ours), or one already on the list that an email collided with. */
+type Returned = { id: bigint | number; email_normalized: string; public_id: string | null };
 
 /**
  * The batch as one JSON parameter for SQLite's json_each: each row an array of
@@ -141,13 +143,14 @@ type Pending = {
  * an address never mailed before (confirmation_recipients), which is then
  * recorded, so the form cannot be used to mail anyone twice.
  */
-async function insertRows(database: Database, rows: Row[], batch: Pending[]): Promise<Inserted[]> {
+async function insertRows(database: Database, rows: Row[], batch: Pending[]): Promise<Returned[]> {
   // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
-  const insert = database.$queryRaw<Inserted[]>`
+  const insert = database.$queryRaw<Returned[]>`
     INSERT INTO waitlist_entries (${Prisma.raw(COLUMNS.join(", "))})
     SELECT ${SELECT_FROM_BATCH} FROM json_each(${batchJson(rows)}) WHERE true
+    ON CONFLICT (email_normalized) DO UPDATE SET email_normalized = excluded.email_normalized
     ON CONFLICT DO NOTHING
-    RETURNING id, email_normalized, challenge_id`;
+    RETURNING id, email_normalized, public_id`;
   // [outbox id, kind, the entry's public id, the recipient key or null]
   const owed = rows.flatMap((row, i) =>
     batch[i]!.deliveries.map((kind) => [randomUUID(), kind, row.public_id, kind === "email" ? batch[i]!.recipientKey : null]),
@@ -177,17 +180,20 @@ async function insertRows(database: Database, rows: Row[], batch: Pending[]): Pr
 }
 
 /**
- * One batch, one statement (and so one transaction and one sync). RETURNING
- * names the rows that went in, in no promised order, so each is matched to its
- * request by email and token (unique among inserted rows). A skipped row is a
- * duplicate when its email is on the list now, else its token was used: the
- * email's index is checked first, as SQLite checks indexes in the order they
- * were made.
+ * One batch, one statement (and so one transaction and one sync). A row whose
+ * email is on the list (or earlier in the batch) meets `ON CONFLICT
+ * (email_normalized) DO UPDATE`, which sets the email to itself: nothing
+ * changes, but RETURNING names the row it collided with. Any other collision (a
+ * used token) meets `DO NOTHING` and names nothing. So in RETURNING, in no
+ * promised order: our new rows, known by the public_id each was given, and the
+ * listed rows duplicates collided with, known by email. The email's index is
+ * checked first, as SQLite checks indexes in the order they were made: a used
+ * token with a listed email is a duplicate, as before.
  */
 async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome<StoreResult>[]> {
   const createdAt = new Date();
   const rows = batch.map(({ signup, challengeId }) => rowOf(signup, challengeId, createdAt));
-  let inserted: Inserted[];
+  let inserted: Returned[];
   try {
     inserted = await insertRows(database, rows, batch);
   } catch (error) {
@@ -197,37 +203,24 @@ async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome
     const outcomes: Outcome<StoreResult>[] = [];
     for (const [i, row] of rows.entries()) {
       try {
-        outcomes.push(...(await classify(database, [row], await insertRows(database, [row], [batch[i]!]))));
+        outcomes.push(...classify([row], await insertRows(database, [row], [batch[i]!])));
       } catch (rowError) {
         outcomes.push({ error: rowError });
       }
     }
     return outcomes;
   }
-  return classify(database, rows, inserted);
+  return classify(rows, inserted);
 }
 
-async function classify(database: Database, rows: Row[], inserted: Inserted[]): Promise<Outcome<StoreResult>[]> {
-  const ids = new Map(inserted.map((row) => [`${row.email_normalized}\n${row.challenge_id}`, Number(row.id)]));
-  const outcomes: (Outcome<StoreResult> | undefined)[] = rows.map((row) => {
-    const key = `${row.email_normalized}\n${row.challenge_id}`;
-    const id = ids.get(key);
-    if (id === undefined) return undefined;
-    ids.delete(key); // a second request with the same email and token was skipped
-    return { ok: { outcome: "created", entry: recordOf(row, id) } };
+function classify(rows: Row[], returned: Returned[]): Outcome<StoreResult>[] {
+  const idByPublicId = new Map(returned.map((row) => [row.public_id, Number(row.id)]));
+  const onTheList = new Set(returned.map((row) => row.email_normalized));
+  return rows.map((row) => {
+    const id = idByPublicId.get(row.public_id);
+    if (id !== undefined) return { ok: { outcome: "created", entry: recordOf(row, id) } };
+    return { ok: { outcome: onTheList.has(row.email_normalized) ? "duplicate" : "challenge_used" } };
   });
-  const skipped = rows.filter((_, i) => !outcomes[i]).map((row) => row.email_normalized);
-  if (skipped.length === 0) return outcomes as Outcome<StoreResult>[];
-
-  // After the insert committed, the skipped rows' emails are on the list if that is what stopped them.
-  const listed = await database.waitlistEntry.findMany({
-    where: { emailNormalized: { in: [...new Set(skipped)] } },
-    select: { emailNormalized: true },
-  });
-  const onTheList = new Set(listed.map((entry) => entry.emailNormalized));
-  return rows.map(
-    (row, i) => outcomes[i] ?? { ok: { outcome: onTheList.has(row.email_normalized) ? "duplicate" : "challenge_used" } },
-  );
 }
 
 const writers = new WeakMap<Database, GroupCommit<Pending, StoreResult>>();
