@@ -6,8 +6,8 @@ import { defineConfig, globalIgnores } from "eslint/config";
 // from the `lucide` package's data without sending them through hydration.
 const noLucideReact = { name: "lucide-react", message: "Use <Icon node={…} /> from @/components/ui/icon with icons from \"lucide\"." };
 
-// Prisma Client is the one data layer (lib/db.ts, with its worker lib/db-worker.mjs); only it knows the drivers.
-const driverMessage = "Query through Prisma Client from @/lib/db; only lib/db.ts talks to drivers.";
+// Prisma Client is the one data layer (lib/db/, with its worker thread lib/db/worker.mjs); only it knows the drivers.
+const driverMessage = "Query through Prisma Client from @/lib/db; only lib/db/ talks to drivers.";
 const noDrivers = ["better-sqlite3", "@libsql/client", "@prisma/adapter-better-sqlite3", "@prisma/adapter-libsql"].map((name) => ({
   name,
   message: driverMessage,
@@ -28,7 +28,7 @@ export default defineConfig([
   },
   {
     files: ["app/**", "components/**", "lib/**", "server.ts"],
-    ignores: ["lib/db.ts", "lib/db-worker.mjs"],
+    ignores: ["lib/db/**"],
     rules: { "no-restricted-imports": ["error", { paths: [noLucideReact, ...noDrivers] }] },
   },
   globalIgnores(["**/.next/**", ".tmp/**", "**/next-env.d.ts", "test-results/**", "playwright-report/**", "bench/results/**", "lib/generated/**"]),

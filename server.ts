@@ -9,23 +9,32 @@
  * - It sets the security headers, including a Content-Security-Policy that
  *   allows each prerendered page's inline scripts by hash, read from the build.
  *
+ * - It gives every request an id (X-Request-Id), logs one JSON line for it
+ *   (route, status, duration; lib/log.ts), answers 503 at once when too many
+ *   requests are in flight (WAITLIST_MAX_IN_FLIGHT), and 400 to a path that is
+ *   not valid percent-encoding, before Next sees either.
+ *
  * It also runs this instance's delivery worker (lib/outbox/worker.ts), and on
- * SIGTERM or SIGINT shuts down gracefully: no new connections, requests in
- * flight (and so their sign-ups' commits) finished, deliveries it holds
- * finished or handed back, then the database closed (docs/deployment.md).
+ * SIGTERM or SIGINT shuts down gracefully, within SHUTDOWN_DEADLINE_MS: no new
+ * connections, requests in flight (and so their sign-ups' commits) finished,
+ * deliveries in flight finished, the rest handed back, then the database
+ * closed (docs/deployment.md).
  *
  * Usage: tsx server.ts [--dev] [--port N]   (PORT and HOSTNAME also work)
  */
-import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import { randomBytes, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import nextEnv from "@next/env";
 import { closeDatabase } from "./lib/db";
 import { parseEnv } from "./lib/env";
 import { markShuttingDown } from "./lib/health";
+import { REQUEST_ID_HEADER, RETRY_AFTER_SECONDS } from "./lib/http";
+import { errorFields, log } from "./lib/log";
 import { deliveriesAtStart, getDeliveryWorker } from "./lib/outbox/instance";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
 import { securityHeaders, visitorPageHeaders } from "./lib/security/headers";
 import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";
+import { SecretUnavailable, siteSecret } from "./lib/security/secret";
 import { ENTRY_PAGE_PATH } from "./lib/waitlist/entry-link";
 
 const dev = process.argv.includes("--dev");
@@ -35,8 +44,18 @@ const hostname = process.env.HOSTNAME || undefined;
 
 // As `next start` and `next dev` do; it must be set before Next (and React) load.
 Object.assign(process.env, { NODE_ENV: dev ? "development" : "production" });
-nextEnv.loadEnvConfig(process.cwd(), dev);
+nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: (...args: unknown[]) => log.error(args.map(String).join(" ")) });
 const env = parseEnv();
+
+// The secret that signs questions and links: from WAITLIST_SECRET, or the embedded database's
+// secret file (made now on a first start). With neither possible, refuse to start and say why.
+try {
+  siteSecret();
+} catch (error) {
+  if (!(error instanceof SecretUnavailable)) throw error;
+  log.fatal(error.message);
+  process.exit(1);
+}
 
 const { default: next } = await import("next");
 const app = next({ dev, dir: process.cwd(), port, hostname });
@@ -46,32 +65,88 @@ await app.prepare();
 const policies = dev ? developmentPolicies() : loadPagePolicies(".next");
 const headers = Object.entries(securityHeaders(!dev));
 
-const server = createServer((request, response) => {
+/** The path as logged: a visitor's page without its token (the token is the key to their data). */
+function routeOf(pathname: string): string {
+  return pathname.startsWith(`${ENTRY_PAGE_PATH}/`) ? `${ENTRY_PAGE_PATH}/:token` : pathname.slice(0, 200);
+}
+
+/** Whether the path is valid percent-encoding: Next would answer a broken one with a 500. */
+function isDecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Requests being handled now; past WAITLIST_MAX_IN_FLIGHT, new ones get 503 at once. */
+let inFlight = 0;
+/** Health checks are answered even then: a load balancer must see the instance as it is. */
+const HEALTH_PATH = "/api/health";
+
+function answerAtOnce(response: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
+  response.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...extra });
+  response.end(text);
+}
+
+function serve(request: IncomingMessage, response: ServerResponse): void {
+  const started = performance.now();
+  const requestId = randomUUID();
+  const pathname = (request.url ?? "/").split("?")[0]!;
+  // Ours, always: a visitor cannot choose the id their request is logged under.
+  request.headers[REQUEST_ID_HEADER] = requestId;
+  response.setHeader("X-Request-Id", requestId);
+  inFlight += 1;
+  response.once("close", () => {
+    inFlight -= 1;
+    const fields = { request_id: requestId, method: request.method, route: routeOf(pathname), status: response.statusCode, ms: Math.round(performance.now() - started) };
+    // A response that closed before it finished: the client went away (or the server gave up on it).
+    if (!response.writableFinished) log.info({ ...fields, aborted: true }, "request");
+    else log.info(fields, "request");
+  });
+
   request.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(
     request.headers["x-forwarded-for"],
     request.socket.remoteAddress,
     env.TRUST_PROXY_HOPS,
   );
-  const pathname = (request.url ?? "/").split("?")[0]!;
   response.setHeader("Content-Security-Policy", policies.forPath(pathname));
   for (const [name, value] of headers) response.setHeader(name, value);
+
+  if (!isDecodable(pathname)) {
+    log.warn({ fault: "malformed_url", request_id: requestId }, "path is not valid percent-encoding: 400");
+    return answerAtOnce(response, 400, "That address is not valid.");
+  }
+  if (inFlight > env.WAITLIST_MAX_IN_FLIGHT && pathname !== HEALTH_PATH) {
+    log.warn({ fault: "overloaded", request_id: requestId, in_flight: inFlight - 1 }, "too many requests in flight: 503");
+    return answerAtOnce(response, 503, "The site is very busy right now. Please try again in a few seconds.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
+  }
   if (!dev && pathname.startsWith(`${ENTRY_PAGE_PATH}/`)) {
     const visitorPage = visitorPageHeaders(randomBytes(16).toString("base64"));
     // Next reads the nonce for the page's scripts from the request's policy.
     request.headers["content-security-policy"] = visitorPage["Content-Security-Policy"];
     for (const [name, value] of Object.entries(visitorPage)) response.setHeader(name, value);
   }
-  void handle(request, response);
-});
+  handle(request, response).catch((error: unknown) => {
+    log.error({ fault: "unexpected", request_id: requestId, ...errorFields(error) }, "request handler failed");
+    if (!response.headersSent) answerAtOnce(response, 500, "Something went wrong on our side. Please try again later.");
+    else response.destroy();
+  });
+}
+
+const server = createServer(serve);
+// A request (headers and body) must arrive within this time, so a slow upload cannot hold a slot for long.
+server.requestTimeout = 30_000;
 
 const deliveries = getDeliveryWorker();
 
 server.listen(port, hostname, () => {
-  console.log(
+  log.info(
     `FieldCrew ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}` +
       (dev ? "" : ` (${policies.pageCount} prerendered pages with script hashes)`),
   );
-  for (const line of deliveriesAtStart(env)) console.log(line);
+  for (const line of deliveriesAtStart(env)) log.info(line);
   // Picks up whatever is due, including deliveries left by an earlier run or another instance.
   deliveries.start();
 });
@@ -79,22 +154,32 @@ server.listen(port, hostname, () => {
 /** How long requests in flight, then deliveries in flight, get to finish. */
 const REQUESTS_GRACE_MS = 10_000;
 const DELIVERIES_GRACE_MS = 5_000;
+/**
+ * The whole shutdown's limit, below systemd's TimeoutStopSec (30 s, docs/deployment.md): past it
+ * the process exits non-zero whatever is still waiting (a hung database), so the supervisor restarts it.
+ */
+const SHUTDOWN_DEADLINE_MS = 25_000;
 
 let stopping = false;
 
 async function shutDown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  console.log(`${signal}: shutting down (no new connections; finishing requests and deliveries in flight)`);
+  log.info(`${signal}: shutting down (no new connections; finishing requests and deliveries in flight)`);
+  setTimeout(() => {
+    log.error({ fault: "shutdown_deadline", deadline_ms: SHUTDOWN_DEADLINE_MS }, `${signal}: not stopped within the deadline; exiting now`);
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS).unref();
   markShuttingDown();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   // A request in flight is answered only after its sign-up's batch has committed.
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, REQUESTS_GRACE_MS).unref())]);
   server.closeAllConnections();
-  await deliveries.stop(DELIVERIES_GRACE_MS);
-  await closeDatabase();
-  console.log(`${signal}: stopped`);
+  // Each step goes on to the next if it fails (the database may be what is broken).
+  await deliveries.stop(DELIVERIES_GRACE_MS).catch((error: unknown) => log.error({ fault: "delivery_worker", ...errorFields(error) }, "handing back deliveries failed"));
+  await closeDatabase().catch((error: unknown) => log.error({ fault: "database_unavailable", ...errorFields(error) }, "closing the database failed"));
+  log.info(`${signal}: stopped`);
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutDown("SIGTERM"));

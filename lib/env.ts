@@ -32,7 +32,10 @@ const envSchema = z.object({
    * embedded engine (the tests run both). A libsql:// or https:// address always uses libSQL.
    */
   DATABASE_DRIVER: z.enum(["better-sqlite3", "libsql"], { error: "must be better-sqlite3 or libsql" }).optional(),
-  /** Signs the security-question tokens. When unset, each start makes a random one. */
+  /**
+   * Signs security questions and visitors' links. When unset, the embedded database's secret
+   * file is used (made on first start, lib/security/secret.ts); required with a libSQL server.
+   */
   WAITLIST_SECRET: z.string().min(32, { error: "must be at least 32 characters (try: openssl rand -hex 32)" }).optional(),
   /** The least time between showing the first question and a sign-up; faster is treated as a bot. */
   WAITLIST_MIN_SUBMIT_MS: wholeNumber(0).default(3_000),
@@ -68,6 +71,12 @@ const envSchema = z.object({
   MAIL_FROM: z.string().trim().min(3).optional(),
   /** Confirmation emails the whole site sends in any hour, across all instances; more wait. */
   MAIL_MAX_PER_HOUR: wholeNumber(1).default(200),
+  /** Requests this instance handles at once; more are answered 503 at once (health checks excepted). */
+  WAITLIST_MAX_IN_FLIGHT: wholeNumber(1).default(256),
+  /** Sign-ups (and rate-limit counts) that may wait to be written at once; more are answered 503 at once. */
+  WAITLIST_MAX_PENDING_WRITES: wholeNumber(1).default(512),
+  /** How long a sign-up may wait for its turn to be written before it is answered 503 (nothing stored). */
+  WAITLIST_REQUEST_DEADLINE_MS: wholeNumber(100).default(8_000),
 })
   .refine((env) => !env.WAITLIST_WEBHOOK_URL || env.WAITLIST_WEBHOOK_SECRET, {
     path: ["WAITLIST_WEBHOOK_SECRET"],
@@ -76,10 +85,6 @@ const envSchema = z.object({
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     path: ["MAIL_FROM"],
     error: 'must be set when SMTP_URL is: the sender of confirmation emails, such as "FieldCrew <hello@fieldcrew.app>"',
-  })
-  .refine((env) => !env.SMTP_URL || env.WAITLIST_SECRET, {
-    path: ["WAITLIST_SECRET"],
-    error: "must be set when SMTP_URL is: it signs the links in confirmation emails, which must outlive a restart",
   })
   .refine((env) => !(env.DATABASE_DRIVER === "better-sqlite3" && SERVER_URL.test(env.DATABASE_URL)), {
     path: ["DATABASE_DRIVER"],
@@ -106,6 +111,9 @@ const ENV_NAMES = [
   "SMTP_URL",
   "MAIL_FROM",
   "MAIL_MAX_PER_HOUR",
+  "WAITLIST_MAX_IN_FLIGHT",
+  "WAITLIST_MAX_PENDING_WRITES",
+  "WAITLIST_REQUEST_DEADLINE_MS",
 ] as const satisfies readonly (keyof Env)[];
 
 /**

@@ -9,25 +9,75 @@
  */
 export type Outcome<Result> = { ok: Result } | { error: unknown };
 
-type Waiting<Item, Result> = { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void };
+/**
+ * Refused before it was written, so nothing of it was stored: too many items
+ * were waiting already ("overloaded"), or the caller's deadline passed while
+ * it waited ("request_deadline"). Temporary: the visitor gets 503.
+ */
+export class NotWritten extends Error {
+  constructor(readonly kind: "overloaded" | "request_deadline") {
+    super(kind === "overloaded" ? "too many writes are waiting" : "the request's deadline passed before its write began");
+    this.name = "NotWritten";
+  }
+}
+
+type Waiting<Item, Result> = { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void; cleanUp: () => void };
+
+export type GroupCommitOptions = {
+  /** Items that may wait for the next batch; more are refused at once (NotWritten "overloaded"). */
+  maxPending?: number;
+};
 
 export class GroupCommit<Item, Result> {
   private pending: Waiting<Item, Result>[] = [];
   private scheduled = false;
   private writing: Promise<void> | null = null;
+  private readonly maxPending: number;
 
   /**
    * `write` stores a batch and returns one outcome per item, in order: an item
    * that fails on its own (a refused row) fails alone. If `write` throws, the
    * whole batch failed (nothing was committed) and every caller gets the error.
    */
-  constructor(private readonly write: (items: Item[]) => Promise<Outcome<Result>[]>) {}
+  constructor(
+    private readonly write: (items: Item[]) => Promise<Outcome<Result>[]>,
+    options: GroupCommitOptions = {},
+  ) {
+    this.maxPending = options.maxPending ?? Infinity;
+  }
 
-  submit(item: Item): Promise<Result> {
+  /**
+   * Queues `item` for the next batch. When `signal` aborts while the item still
+   * waits, it leaves the queue unwritten and the promise rejects with NotWritten
+   * "request_deadline"; once its batch is being written it runs to its outcome,
+   * so an answer never says "not stored" about something that was.
+   */
+  submit(item: Item, signal?: AbortSignal): Promise<Result> {
+    if (signal?.aborted) return Promise.reject(new NotWritten("request_deadline"));
+    if (this.pending.length >= this.maxPending) return Promise.reject(new NotWritten("overloaded"));
     return new Promise((resolve, reject) => {
-      this.pending.push({ item, resolve, reject });
+      const onAbort = () => {
+        const index = this.pending.indexOf(waiting);
+        if (index === -1) return; // already in a batch being written
+        this.pending.splice(index, 1);
+        reject(new NotWritten("request_deadline"));
+      };
+      const cleanUp = () => signal?.removeEventListener("abort", onAbort);
+      const waiting: Waiting<Item, Result> = {
+        item,
+        resolve: (result) => (cleanUp(), resolve(result)),
+        reject: (error) => (cleanUp(), reject(error)),
+        cleanUp,
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.push(waiting);
       this.schedule();
     });
+  }
+
+  /** Items waiting for the next batch (not counting the one being written). */
+  get waiting(): number {
+    return this.pending.length;
   }
 
   /** Resolves once everything submitted so far is written: for a graceful shutdown. */
@@ -52,6 +102,9 @@ export class GroupCommit<Item, Result> {
   private async flush(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
+    // From here on the batch's items are written whatever their callers' deadlines say.
+    for (const waiting of batch) waiting.cleanUp();
+    if (batch.length === 0) return;
     let outcomes: Outcome<Result>[];
     try {
       outcomes = await this.write(batch.map((waiting) => waiting.item));

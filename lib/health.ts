@@ -3,21 +3,29 @@
  * process managers and uptime checks (docs/deployment.md). 200 when the database
  * answers and has every migration this version ships; 503 when it does not
  * answer, when a migration is pending, or while the instance shuts down. Never
- * cached. Migrations the database has and this version does not ship (a newer
+ * cached, and answered within HEALTH_DEADLINE_MS whatever the database does: a
+ * database that does not answer in time is a 503 with the reason. Migrations
+ * the database has and this version does not ship (a newer
  * version migrated it during a rolling upgrade) are listed, not fatal: this
  * project's migrations only add. The answer names problems, not their details: those
  * go to the server's log.
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { getDatabase, type Database } from "./db";
+import { getDatabase, temporaryKind, type Database } from "./db";
+import { json } from "./http";
+import { errorFields, log } from "./log";
+import { singleton } from "./singleton";
 
-// Kept on globalThis: server.ts sets it, the health route (its own bundle) reads it.
-const state = globalThis as unknown as { waitlistShuttingDown?: boolean };
+/** The longest the database gets to answer a health check; the answer goes out well within 2 s. */
+export const HEALTH_DEADLINE_MS = 1_500;
+
+// One per process: server.ts sets it, the health route (its own bundle) reads it.
+const state = singleton("shutdown state", () => ({ shuttingDown: false }));
 
 /** From now on the instance answers 503, so a load balancer stops sending it visitors. */
 export function markShuttingDown(): void {
-  state.waitlistShuttingDown = true;
+  state.shuttingDown = true;
 }
 
 /** The migrations this version ships: the folders of prisma/migrations. */
@@ -31,22 +39,41 @@ export function shippedMigrations(directory = path.join(process.cwd(), "prisma",
 
 export type Health = {
   status: "ok" | "unavailable";
-  database: "ok" | "unreachable";
+  /** "busy": it did not answer within the deadline (locked, stalled); "unreachable": it failed (cannot be opened, restarting). */
+  database: "ok" | "busy" | "unreachable";
   migrations?: { applied: number; shipped: number; pending: string[]; unknown: string[] };
   problems: string[];
 };
 
-export async function checkHealth(database: () => Database = getDatabase, shipped: string[] = shippedMigrations()): Promise<Health> {
+const TIMED_OUT = Symbol("timed out");
+
+export async function checkHealth(
+  database: () => Database = getDatabase,
+  shipped: string[] = shippedMigrations(),
+  deadlineMs = HEALTH_DEADLINE_MS,
+): Promise<Health> {
   const problems: string[] = [];
-  if (state.waitlistShuttingDown) problems.push("shutting down");
+  if (state.shuttingDown) problems.push("shutting down");
   let applied: string[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    const rows = await database().$queryRaw<{ migration_name: string }[]>`
+    const query = database().$queryRaw<{ migration_name: string }[]>`
       SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+    // The query goes on if it is late (the connection has its own deadline); the answer does not wait for it.
+    const rows = await Promise.race([query, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), deadlineMs)))]);
+    if (rows === TIMED_OUT) {
+      log.warn({ fault: "database_busy", deadline_ms: deadlineMs }, "health check: the database did not answer in time");
+      return { status: "unavailable", database: "busy", problems: [...problems, `the database did not answer within ${deadlineMs} ms (locked or stalled)`] };
+    }
     applied = rows.map((row) => row.migration_name).sort();
   } catch (error) {
-    console.error(`[health] the database did not answer: ${error instanceof Error ? error.message : String(error)}`);
-    return { status: "unavailable", database: "unreachable", problems: [...problems, "the database did not answer"] };
+    const kind = temporaryKind(error) ?? "database_unavailable";
+    log.error({ fault: kind, ...errorFields(error) }, "health check: the database failed");
+    const reason =
+      kind === "database_open_failed" ? "the database file cannot be opened" : kind === "database_busy" ? "the database is locked" : "the database did not answer";
+    return { status: "unavailable", database: "unreachable", problems: [...problems, reason] };
+  } finally {
+    clearTimeout(timer);
   }
   const pending = shipped.filter((name) => !applied.includes(name));
   const unknown = applied.filter((name) => !shipped.includes(name));
@@ -61,5 +88,5 @@ export async function checkHealth(database: () => Database = getDatabase, shippe
 
 export async function handleHealth(): Promise<Response> {
   const health = await checkHealth();
-  return Response.json(health, { status: health.status === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+  return json(health.status === "ok" ? 200 : 503, health);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDatabase, Prisma, WITHOUT_SYNC } from "@/lib/db";
+import { BUSY_TIMEOUT_MS, getDatabase, Prisma, WITHOUT_SYNC } from "@/lib/db";
 import { databaseSettings } from "@/lib/env";
 import { setUpTestDatabase } from "./support/database";
 
@@ -30,7 +30,8 @@ describe(`the site's database client (${process.env.DATABASE_DRIVER})`, () => {
     expect(await pragma("synchronous")).toBe(2);
   });
 
-  it("waits up to 5 s for a busy writer instead of failing at once (better-sqlite3; libSQL's embedded client has no setting for it)", async () => {
-    expect(await pragma("busy_timeout")).toBe(process.env.DATABASE_DRIVER === "libsql" ? 0 : 5_000);
+  it("waits up to BUSY_TIMEOUT_MS (3 s) for a busy writer, then fails as busy (better-sqlite3; libSQL's embedded client has no setting for it)", async () => {
+    expect(await pragma("busy_timeout")).toBe(process.env.DATABASE_DRIVER === "libsql" ? 0 : BUSY_TIMEOUT_MS);
+    expect(BUSY_TIMEOUT_MS).toBe(3_000);
   });
 });

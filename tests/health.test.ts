@@ -3,6 +3,7 @@
  * when the database answers with exactly the shipped migrations, 503 otherwise.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { captureLog } from "@/lib/log";
 import { GET } from "@/app/api/health/route";
 import { getDatabase } from "@/lib/db";
 import { checkHealth, shippedMigrations } from "@/lib/health";
@@ -53,12 +54,12 @@ describe("GET /api/health", () => {
   });
 
   it("answers 503 without details when the database does not answer, and logs why", async () => {
-    const logged: string[] = [];
-    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.join(" ")));
+    const captured = captureLog();
     const health = await checkHealth(() => {
       throw new Error("There is no waitlist database at /srv/missing.db yet.");
     });
+    captured.stop();
     expect(health).toEqual({ status: "unavailable", database: "unreachable", problems: ["the database did not answer"] });
-    expect(logged.join("\n")).toContain("/srv/missing.db");
+    expect(captured.text()).toContain("/srv/missing.db");
   });
 });

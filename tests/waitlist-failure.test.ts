@@ -5,9 +5,10 @@
  * table that is gone. The visitor gets a generic
  * 500; the log gets enough to debug, and none of the visitor's phone or notes.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/waitlist/route";
 import { getDatabase } from "@/lib/db";
+import { captureLog } from "@/lib/log";
 import { setUpTestDatabase, storedEntries } from "./support/database";
 import { answerOf, jsonRequest, signupBody } from "./support/requests";
 
@@ -26,16 +27,13 @@ const REFUSAL_MESSAGE =
   process.env.DATABASE_DRIVER === "libsql" ? "'disk refused'" : "'disk refused ' || NEW.phone || ' ' || NEW.notes || ' ' || NEW.email";
 
 describe("POST /api/waitlist when the database fails", () => {
-  let logged: string[];
+  let captured: ReturnType<typeof captureLog>;
 
   beforeEach(() => {
-    logged = [];
-    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-      logged.push(args.map(String).join(" "));
-    });
+    captured = captureLog();
   });
   afterEach(async () => {
-    vi.restoreAllMocks();
+    captured.stop();
     await sql("DROP TRIGGER IF EXISTS refuse_inserts");
   });
 
@@ -51,10 +49,10 @@ describe("POST /api/waitlist when the database fails", () => {
     expect(JSON.stringify(answer.body)).not.toMatch(/disk refused|at .*\.ts|Error:/);
     expect(answer.body.request_id).toMatch(/^[0-9a-f-]{36}$/);
 
-    expect(logged).toHaveLength(1);
-    const line = logged[0]!;
-    expect(line).toContain(`request_id=${answer.body.request_id}`);
-    expect(line).toContain("business_type=hvac");
+    const failures = captured.lines.filter((line) => line.fault === "unexpected");
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ level: "error", request_id: answer.body.request_id, business_type: "hvac" });
+    const line = JSON.stringify(failures[0]);
     expect(line).toContain("lib/waitlist/store.ts"); // where it failed
     expect(line).not.toContain("867");
     expect(line).not.toContain("Gate code");
@@ -80,7 +78,7 @@ describe("POST /api/waitlist when the database fails", () => {
       const answer = await answerOf(await POST(jsonRequest(signupBody())));
       expect(answer.status).toBe(500);
       expect(answer.body.error).toBe("Something went wrong on our side. Please try again later.");
-      expect(logged.join("\n")).toMatch(/waitlist_entries/);
+      expect(captured.text()).toMatch(/waitlist_entries/);
     } finally {
       await sql("ALTER TABLE waitlist_entries_moved RENAME TO waitlist_entries");
     }

@@ -3,7 +3,8 @@
  * the real handler and a real SQLite file. The handler is built with its own
  * settings and a clock the tests move, instead of the environment's.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { captureLog } from "@/lib/log";
 import { createChallenge, solve } from "@/lib/waitlist/challenge";
 import { CHALLENGE_TTL_MS, issueChallenge } from "@/lib/waitlist/challenge-token";
 import { createChallengeHandler, createSignupHandler, type SignupHandlerOptions } from "@/lib/waitlist/handler";
@@ -19,14 +20,13 @@ const SECRET = "protection-test-secret-0123456789abcdef";
 const START = Date.parse("2026-11-22T09:00:00Z");
 
 let clock: number;
-let warnings: string[];
+let captured: ReturnType<typeof captureLog>;
 
 beforeEach(() => {
   clock = START;
-  warnings = [];
-  vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => void warnings.push(args.join(" ")));
+  captured = captureLog();
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => captured.stop());
 
 function handler(overrides: Partial<SignupHandlerOptions> = {}) {
   return createSignupHandler({
@@ -180,7 +180,7 @@ describe("the honeypot and the minimum time", () => {
       const post = handler();
       const answer = await expectNothingStored(post, jsonRequest(body({ website: value })));
       expect(answer).toEqual({ status: 201, body: { ok: true } });
-      expect(warnings.join("\n")).toContain("honeypot");
+      expect(captured.text()).toContain("honeypot");
     },
   );
 
@@ -198,7 +198,7 @@ describe("the honeypot and the minimum time", () => {
     clock = START + 2_999;
     const answer = await expectNothingStored(post, jsonRequest(tooSoon));
     expect(answer).toEqual({ status: 201, body: { ok: true } });
-    expect(warnings.join("\n")).toContain("2999 ms");
+    expect(captured.text()).toContain("2999 ms");
     clock = START + 3_000;
     expect((await post(jsonRequest(inTime))).status).toBe(201);
     expect((await countEntries())).toBe(1);

@@ -7,7 +7,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { captureLog } from "@/lib/log";
 import { createDatabase, getDatabase } from "@/lib/db";
 import { databaseSettings, parseEnv } from "@/lib/env";
 import { DeliveryWorker, type Channel } from "@/lib/outbox/worker";
@@ -95,13 +96,12 @@ function handler(options: { afterResponse?: (work: () => void) => void; deliverS
 
 const outbox = () => getDatabase().outboxMessage.findMany({ orderBy: { createdAt: "asc" } });
 
-let errors: string[];
+let captured: ReturnType<typeof captureLog>;
 beforeEach(() => {
   clock = Date.now() + 60_000;
-  errors = [];
-  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void errors.push(args.join(" ")));
+  captured = captureLog();
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => captured.stop());
 
 describe("the new-sign-up webhook", () => {
   it("is written with the sign-up and delivered once, signed the Standard Webhooks way", async () => {
@@ -234,8 +234,10 @@ describe("the new-sign-up webhook", () => {
     }
     expect(await worker.sweep()).toBe(0);
     expect(await outbox()).toEqual([expect.objectContaining({ status: "failed", attempts: 3, lastError: "connection failed" })]);
-    expect(errors.join("\n")).toMatch(/webhook delivery failed entry_id=\d+ delivery_id=[0-9a-f-]{36} attempts=3: connection failed/);
-    expect(errors.join("\n")).not.toContain("down@example.com");
+    expect(captured.lines).toContainEqual(
+      expect.objectContaining({ fault: "delivery_failed", kind: "webhook", entry_id: expect.any(Number), delivery_id: expect.stringMatching(/^[0-9a-f-]{36}$/), attempts: 3, problem: "connection failed" }),
+    );
+    expect(captured.text()).not.toContain("down@example.com");
   });
 
   it("does not retry an answer that will not change (4xx other than 408 and 429)", async () => {

@@ -20,6 +20,7 @@ type Props = { page: Exclude<EntryPage, { state: "invalid" }>; token: string; do
  */
 export function VisitorEntry({ page, token, done }: Props) {
   if (page.state === "gone") return <EntryGone removedNow={done === "remove"} />;
+  if (page.state === "unavailable") return <EntryUnavailable />;
   const { entry } = page;
   return (
     <>
@@ -103,6 +104,16 @@ function EntryDetails({ entry }: { entry: EntryView }) {
         ))}
       </dl>
     </div>
+  );
+}
+
+/** The database cannot answer right now (busy, restarting): nothing is wrong with the link. */
+function EntryUnavailable() {
+  return (
+    <MessagePage eyebrow="Your waitlist entry" title="We can't show your entry right now" isStatus>
+      Our waitlist is very busy or briefly unavailable. Your entry is safe and your link still works: please reload this
+      page in a minute.
+    </MessagePage>
   );
 }
 

@@ -3,9 +3,13 @@
  * .env files the way the site does, so it opens the site's database.
  */
 import nextEnv from "@next/env";
-import { createDatabase, DatabaseUnavailable } from "../db";
+import { createDatabase, DatabaseMissing } from "../db";
 import { databaseSettings, parseEnv } from "../env";
+import { logToStandardError } from "../log";
 import { runCli, USAGE } from "./cli";
+
+// Standard output is the command's data (a table, a CSV export); faults it logs go beside it.
+logToStandardError();
 
 /** Prisma's codes for a table or column the database lacks: migrations were not applied. */
 const NOT_MIGRATED = new Set(["P2021", "P2022"]);
@@ -29,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const message = error instanceof Error ? error.message.trim() : String(error);
     process.stderr.write(
-      error instanceof DatabaseUnavailable
+      error instanceof DatabaseMissing
         ? `${message}\n`
         : isNotMigrated(error)
           ? `The database at ${DATABASE_URL} is not up to date (${message.split("\n").at(-1)}). Run npm run db:migrate.\n`

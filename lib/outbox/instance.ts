@@ -1,11 +1,13 @@
 /**
  * This instance's delivery worker, configured by the environment (.env.example):
- * one channel per configured receiver. It lives on globalThis because server.ts
- * starts it and the sign-up route (its own bundle, with its own copy of this
- * module) prompts it after each answer; both must reach the same worker.
+ * one channel per configured receiver. One per process: server.ts starts it and
+ * the sign-up route (its own bundle, with its own copy of this module) prompts
+ * it after each answer; both must reach the same worker.
  */
 import { hostname } from "node:os";
 import { parseEnv, type Env } from "../env";
+import { siteSecret } from "../security/secret";
+import { singleton } from "../singleton";
 import { confirmationEmailChannel } from "../waitlist/confirmation-email";
 import { webhookChannel } from "../waitlist/webhook";
 import { DeliveryWorker, type Channel, type DeliveryKind } from "./worker";
@@ -20,8 +22,8 @@ export function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
   if (env.WAITLIST_WEBHOOK_URL && env.WAITLIST_WEBHOOK_SECRET) {
     channels.webhook = webhookChannel({ url: env.WAITLIST_WEBHOOK_URL, secret: env.WAITLIST_WEBHOOK_SECRET });
   }
-  if (env.SMTP_URL && env.MAIL_FROM && env.WAITLIST_SECRET) {
-    channels.email = confirmationEmailChannel({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, secret: env.WAITLIST_SECRET, siteUrl: env.SITE_URL });
+  if (env.SMTP_URL && env.MAIL_FROM) {
+    channels.email = confirmationEmailChannel({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, secret: siteSecret(), siteUrl: env.SITE_URL });
   }
   return new DeliveryWorker({
     channels,
@@ -41,10 +43,7 @@ export function deliveriesAtStart(env: Env): string[] {
   return [mail, webhook];
 }
 
-const cache = globalThis as unknown as { waitlistDeliveryWorker?: DeliveryWorker };
-
-/** Made on first use, from the environment read at run time (never at build time). */
+/** The process's one worker (lib/singleton.ts), made on first use from the environment read at run time (never at build time). */
 export function getDeliveryWorker(): DeliveryWorker {
-  cache.waitlistDeliveryWorker ??= deliveryWorkerFromEnv();
-  return cache.waitlistDeliveryWorker;
+  return singleton("delivery worker", () => deliveryWorkerFromEnv());
 }

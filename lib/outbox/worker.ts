@@ -8,11 +8,18 @@
  * them, and records the outcome: delivered, due again after a backoff, or
  * failed for good after the last attempt (kept for the operator tool, which can
  * send it again). A lease that runs out (its instance died) frees the row for
- * the others. Delivery is therefore at least once; each row's id is the same on
+ * the others. Each attempt has a hard deadline of half the lease, and its
+ * outcome is recorded as soon as it finishes, so an attempt never outlives its
+ * claim and a slow one never holds back the record of the others: a row is not
+ * attempted by a second instance while the first may still be sending it.
+ * Delivery is at least once only where a receiver took a message and the
+ * answer was lost (a crash, a cut connection); each row's id is the same on
  * every attempt, so a receiver can drop a repeat (docs/operations.md).
  */
 import { getDatabase, Prisma, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
+import { GroupCommit } from "../group-commit";
+import { errorFields, log } from "../log";
 
 /** The kinds of delivery the site owes for a new sign-up. */
 export const DELIVERY_KINDS = ["webhook", "email"] as const;
@@ -25,10 +32,17 @@ export type Delivery = { id: string; kind: DeliveryKind; entryId: number; attemp
  * `retry: false`: the receiver's answer will not change (a 4xx other than 408 and 429),
  * so the row fails now. `problem` goes to the log and the row; never personal data.
  */
-export type Attempted = { delivered: true } | { delivered: false; retry: boolean; problem: string };
+export type Attempted =
+  | { delivered: true }
+  /** `now`: due again at once (the attempt was cut off by a shutdown, not refused), not after a backoff. */
+  | { delivered: false; retry: boolean; problem: string; now?: boolean };
 
-/** Sends one delivery about its entry. Must not throw; a thrown error counts as a retryable failure. */
-export type Channel = (delivery: Delivery, entry: WaitlistEntry) => Promise<Attempted>;
+/**
+ * Sends one delivery about its entry. Must stop (and give up the message) when
+ * `signal` aborts: the attempt's deadline, shorter than the lease. Must not
+ * throw; a thrown error counts as a retryable failure.
+ */
+export type Channel = (delivery: Delivery, entry: WaitlistEntry, signal: AbortSignal) => Promise<Attempted>;
 
 export type DeliveryWorkerOptions = {
   channels: Partial<Record<DeliveryKind, Channel>>;
@@ -36,7 +50,7 @@ export type DeliveryWorkerOptions = {
   owner: string;
   /** Waits before the 2nd, 3rd, ... attempt; after the last, a row fails for good. */
   retryDelaysMs: readonly number[];
-  /** How long a claim keeps other instances away; longer than any attempt can take. */
+  /** How long a claim keeps other instances away. Each attempt is cut off at half of it. */
   leaseMs: number;
   database?: () => Database;
   /** How often the worker looks for due rows when nothing prompts it. */
@@ -70,6 +84,13 @@ export class DeliveryWorker {
   private sweepAgain = false;
   private stopped = false;
   private lastPrune = 0;
+  /** The attempts under way, by delivery id: aborted when a stop's grace runs out. */
+  private readonly inFlight = new Map<string, AbortController>();
+  /** Outcomes that finish in the same moment are recorded together (one statement for the delivered ones). */
+  private readonly recorder = new GroupCommit<{ delivery: Delivery; outcome: Attempted }, void>(async (batch) => {
+    await this.record(batch);
+    return batch.map(() => ({ ok: undefined }));
+  });
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.channels = options.channels;
@@ -78,6 +99,11 @@ export class DeliveryWorker {
     this.now = options.now ?? Date.now;
     this.sweepEveryMs = options.sweepEveryMs ?? 2_000;
     this.batchSize = options.batchSize ?? 50;
+  }
+
+  /** The hard deadline of one attempt: half the lease, so its outcome is recorded while the claim still holds. */
+  get attemptDeadlineMs(): number {
+    return Math.floor(this.options.leaseMs / 2);
   }
 
   /** The kinds this worker delivers; a sign-up owes one row of each. */
@@ -111,23 +137,28 @@ export class DeliveryWorker {
 
   /**
    * Stops claiming. Attempts under way get `graceMs` to finish and be recorded;
-   * whatever this instance still holds after that is handed back (its lease
-   * cleared), so another instance attempts it at once instead of after the lease.
+   * those still running then are cut off (recorded as due for a retry) and get
+   * a moment to be recorded. Only then is whatever this instance still holds
+   * and is not attempting handed back (its lease cleared), so another instance
+   * attempts it at once instead of after the lease, and never while it may
+   * still be on its way.
    */
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
     this.timer = undefined;
-    const finished = await Promise.race([
-      this.idle().then(() => true),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs).unref()),
-    ]);
-    if (!finished) {
-      await this.database().outboxMessage.updateMany({
-        where: { leaseOwner: this.options.owner, status: "pending" },
-        data: { leaseOwner: null, leaseExpiresAt: null },
-      });
+    if (!(await this.idleWithin(graceMs))) {
+      for (const controller of this.inFlight.values()) controller.abort(new Error("the instance is shutting down"));
+      await this.idleWithin(2_000);
     }
+    await this.database().outboxMessage.updateMany({
+      where: { leaseOwner: this.options.owner, status: "pending", id: { notIn: [...this.inFlight.keys()] } },
+      data: { leaseOwner: null, leaseExpiresAt: null },
+    });
+  }
+
+  private idleWithin(ms: number): Promise<boolean> {
+    return Promise.race([this.idle().then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
   }
 
   private async sweepUntilDone(): Promise<void> {
@@ -139,30 +170,61 @@ export class DeliveryWorker {
       } while (this.sweepAgain && !this.stopped);
       await this.pruneNowAndThen();
     } catch (error) {
-      console.error(`[waitlist] delivery worker ${this.options.owner}: ${error instanceof Error ? error.message : String(error)}`);
+      log.error({ fault: "delivery_worker", owner: this.options.owner, ...errorFields(error) }, "delivery worker pass failed; it tries again at its next look");
     }
   }
 
-  /** One pass: claim due rows, attempt them together, record each outcome. Returns how many were claimed. */
+  /**
+   * One pass: claim due rows, attempt them together, record each outcome as soon
+   * as its attempt finishes. Returns how many were claimed.
+   */
   async sweep(): Promise<number> {
     const claimed = await this.claim();
     if (claimed.length === 0) return 0;
     const entries = await this.database().waitlistEntry.findMany({ where: { id: { in: [...new Set(claimed.map((row) => row.entryId))] } } });
     const entryById = new Map(entries.map((entry) => [entry.id, entry]));
-    const outcomes = await Promise.all(
-      claimed.map(async (delivery): Promise<Attempted> => {
-        const entry = entryById.get(delivery.entryId);
-        // Removed since it was claimed: its rows went with it, nothing to send.
-        if (!entry) return { delivered: true };
+    const recorded = await Promise.allSettled(
+      claimed.map(async (delivery) => {
+        const controller = new AbortController();
+        this.inFlight.set(delivery.id, controller);
         try {
-          return await this.channels[delivery.kind]!(delivery, entry);
-        } catch (error) {
-          return { delivered: false, retry: true, problem: error instanceof Error ? error.message : String(error) };
+          const outcome = await this.attempt(delivery, entryById.get(delivery.entryId), controller.signal);
+          await this.recorder.submit({ delivery, outcome });
+        } finally {
+          this.inFlight.delete(delivery.id);
         }
       }),
     );
-    await this.record(claimed, outcomes);
+    const failed = recorded.find((result) => result.status === "rejected");
+    // Not recorded: the row keeps its lease until it runs out, then any instance tries it again.
+    if (failed) throw failed.reason;
     return claimed.length;
+  }
+
+  /** One attempt, cut off at attemptDeadlineMs (or when a stop aborts `stopSignal`) whatever the channel does. */
+  private async attempt(delivery: Delivery, entry: WaitlistEntry | undefined, stopSignal: AbortSignal): Promise<Attempted> {
+    // Removed since it was claimed: its rows went with it, nothing to send.
+    if (!entry) return { delivered: true };
+    const deadlineMs = this.attemptDeadlineMs;
+    const signal = AbortSignal.any([stopSignal, AbortSignal.timeout(deadlineMs)]);
+    const cutOff = new Promise<Attempted>((resolve) =>
+      signal.addEventListener("abort", () => resolve({ delivered: false, retry: true, problem: `cut off after ${deadlineMs} ms` }), { once: true }),
+    );
+    let outcome: Attempted;
+    try {
+      outcome = await Promise.race([this.channels[delivery.kind]!(delivery, entry, signal), cutOff]);
+    } catch (error) {
+      outcome = { delivered: false, retry: true, problem: error instanceof Error ? error.message : String(error) };
+    }
+    // Cut off by a shutdown: not the receiver's fault, so due again at once, from any instance.
+    if (!outcome.delivered && stopSignal.aborted) return { delivered: false, retry: true, problem: "cut off by a shutdown", now: true };
+    if (!outcome.delivered && signal.aborted) {
+      log.warn(
+        { fault: "delivery_attempt_deadline", kind: delivery.kind, delivery_id: delivery.id, entry_id: delivery.entryId, deadline_ms: deadlineMs },
+        "delivery attempt cut off at its deadline; it will be retried",
+      );
+    }
+    return outcome;
   }
 
   private async claim(): Promise<Delivery[]> {
@@ -199,11 +261,13 @@ export class DeliveryWorker {
   }
 
   /** Delivered rows in one statement; the rest (rare) one by one. Only rows this worker still holds. */
-  private async record(claimed: Delivery[], outcomes: Attempted[]): Promise<void> {
+  private async record(batch: { delivery: Delivery; outcome: Attempted }[]): Promise<void> {
     const database = this.database();
     const owner = this.options.owner;
     const now = this.now();
     const released = { leaseOwner: null, leaseExpiresAt: null };
+    const claimed = batch.map((item) => item.delivery);
+    const outcomes = batch.map((item) => item.outcome);
     const delivered = claimed.filter((_, i) => outcomes[i]!.delivered).map((delivery) => delivery.id);
     if (delivered.length > 0) {
       await database.outboxMessage.updateMany({
@@ -214,19 +278,19 @@ export class DeliveryWorker {
     for (const [i, delivery] of claimed.entries()) {
       const outcome = outcomes[i]!;
       if (outcome.delivered) continue;
-      const delay = this.options.retryDelaysMs[delivery.attempt - 1];
+      const delay = outcome.now ? 0 : this.options.retryDelaysMs[delivery.attempt - 1];
       const again = outcome.retry && delay !== undefined;
       await database.outboxMessage.updateMany({
         where: { id: delivery.id, leaseOwner: owner },
         data: again
-          ? { nextAttemptAt: new Date(now + delay), lastError: outcome.problem, ...released }
+          ? { nextAttemptAt: new Date(now + delay), lastError: outcome.problem, ...released, ...(outcome.now ? { attempts: { decrement: 1 } } : {}) }
           : { status: "failed", lastError: outcome.problem, ...released },
       });
       if (!again) {
         // The ids let an operator find it (npm run waitlist -- deliveries); nothing the visitor typed is logged.
-        console.error(
-          `[waitlist] ${delivery.kind} delivery failed entry_id=${delivery.entryId} delivery_id=${delivery.id} ` +
-            `attempts=${delivery.attempt}: ${outcome.problem}`,
+        log.error(
+          { fault: "delivery_failed", kind: delivery.kind, entry_id: delivery.entryId, delivery_id: delivery.id, attempts: delivery.attempt, problem: outcome.problem },
+          `${delivery.kind} delivery failed for good`,
         );
       }
     }

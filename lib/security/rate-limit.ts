@@ -14,6 +14,7 @@
  * (docs/performance.md). Here attempts arriving in one turn of the event loop
  * are recorded by one statement (lib/group-commit.ts).
  */
+import { isIPv6 } from "node:net";
 import { getDatabase, Prisma, WITHOUT_SYNC, type Database } from "../db";
 import { GroupCommit, type Outcome } from "../group-commit";
 
@@ -21,8 +22,11 @@ export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfter
 
 /** What the sign-up handler asks before anything else. */
 export interface RateLimiter {
-  /** Records one attempt by `key` at `now` (ms since 1970) and says whether it may go ahead. */
-  attempt(key: string, now: number): Promise<RateLimitDecision>;
+  /**
+   * Records one attempt by `key` at `now` (ms since 1970) and says whether it may go ahead.
+   * `signal`: the request's deadline; an attempt not yet recorded when it aborts is dropped (NotWritten).
+   */
+  attempt(key: string, now: number, signal?: AbortSignal): Promise<RateLimitDecision>;
 }
 
 export type SharedRateLimiterOptions = {
@@ -31,9 +35,30 @@ export type SharedRateLimiterOptions = {
   database?: () => Database;
   /** How often windows that have ended are deleted, so the table holds only live ones. */
   cleanUpEveryMs?: number;
+  /** Attempts that may wait for the next batch; more are refused (NotWritten "overloaded"). */
+  maxPending?: number;
 };
 
 type Attempt = { key: string; now: number };
+
+/**
+ * What a client address is counted as: an IPv4 address on its own, an IPv6
+ * address by its /64 network. One subscriber, one phone or one server is
+ * usually handed a whole /64, so counting each of its 2^64 addresses on its own
+ * would give a bot that many buckets. Anything else (UNKNOWN_CLIENT) as it is.
+ */
+export function limitKeyOf(address: string): string {
+  if (!isIPv6(address)) return address;
+  const [head = "", tail = ""] = address.split("::");
+  const headParts = head ? head.split(":") : [];
+  const tailParts = tail ? tail.split(":") : [];
+  // An embedded IPv4 tail (::ffff:1.2.3.4, 64:ff9b::1.2.3.4) is two groups, beyond the /64 either way.
+  const groupsIn = (parts: string[]) => parts.reduce((n, part) => n + (part.includes(".") ? 2 : 1), 0);
+  const missing = address.includes("::") ? 8 - groupsIn(headParts) - groupsIn(tailParts) : 0;
+  const groups = [...headParts, ...Array<string>(missing).fill("0"), ...tailParts];
+  const network = groups.slice(0, 4).map((group) => (parseInt(group, 16) || 0).toString(16));
+  return `${network.join(":")}::/64`;
+}
 type Counted = { key: string; attempts: bigint | number; expires_at: bigint | number };
 
 export class SharedRateLimiter implements RateLimiter {
@@ -42,17 +67,18 @@ export class SharedRateLimiter implements RateLimiter {
   private readonly database: () => Database;
   private readonly cleanUpEveryMs: number;
   private lastCleanUp = 0;
-  private readonly writer = new GroupCommit<Attempt, RateLimitDecision>((batch) => this.record(batch));
+  private readonly writer: GroupCommit<Attempt, RateLimitDecision>;
 
-  constructor({ max, windowMs, database = getDatabase, cleanUpEveryMs = 60_000 }: SharedRateLimiterOptions) {
+  constructor({ max, windowMs, database = getDatabase, cleanUpEveryMs = 60_000, maxPending }: SharedRateLimiterOptions) {
     this.max = max;
     this.windowMs = windowMs;
     this.database = database;
     this.cleanUpEveryMs = cleanUpEveryMs;
+    this.writer = new GroupCommit((batch) => this.record(batch), { maxPending });
   }
 
-  attempt(key: string, now: number): Promise<RateLimitDecision> {
-    return this.writer.submit({ key, now });
+  attempt(key: string, now: number, signal?: AbortSignal): Promise<RateLimitDecision> {
+    return this.writer.submit({ key: limitKeyOf(key), now }, signal);
   }
 
   /** Deletes the windows that have ended by `now`; returns how many. */

@@ -126,7 +126,7 @@ export function confirmationEmailChannel(options: MailOptions): Channel {
   const transport = createTransport({ ...smtpServerOf(options.smtpUrl), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   const messageHost = new URL(options.siteUrl).hostname;
 
-  return async function sendConfirmation(delivery: Delivery, entry: WaitlistEntry): Promise<Attempted> {
+  return async function sendConfirmation(delivery: Delivery, entry: WaitlistEntry, deadline: AbortSignal): Promise<Attempted> {
     if (!entry.publicId) return { delivered: false, retry: false, problem: "entry has no public id" };
     const email = confirmationEmail(entry, entryUrl(options.siteUrl, entryToken(options.secret, entry.publicId)));
     try {
@@ -139,6 +139,9 @@ export function confirmationEmailChannel(options: MailOptions): Channel {
         // The same on every attempt, so a mail system that got it once can tell a repeat.
         messageId: `<${delivery.id}@${messageHost}>`,
         headers: { "Auto-Submitted": "auto-generated" },
+        // The whole conversation (connection, greeting, data) ends at the attempt's deadline:
+        // nodemailer closes the connection, and the message is given up before it was accepted.
+        signal: deadline,
       });
       return { delivered: true };
     } catch (error) {

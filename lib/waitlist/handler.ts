@@ -6,20 +6,23 @@
  * A sign-up passes, in order: rate limit, origin, content type, size, JSON,
  * honeypot, security question, minimum time, fields, store (docs/security.md).
  */
-import { getDatabase, type Database } from "../db";
-import { parseEnv } from "../env";
+import { getDatabase, temporaryKind, type Database } from "../db";
+import { NotWritten } from "../group-commit";
+import { json, hasContentType, NOT_UTF8, readBoundedText, requestIdOf, retryLater, TOO_LARGE, UNREADABLE } from "../http";
+import { errorFields, log } from "../log";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
 import { isForeignOrigin } from "../security/origin";
-import { SharedRateLimiter, type RateLimiter } from "../security/rate-limit";
-import { challengeSecret } from "../security/secret";
+import type { RateLimiter } from "../security/rate-limit";
+import type { DeliveryKind } from "../outbox/worker";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
 import { fieldErrorsOf, HONEYPOT_FIELD, waitlistSignupSchema, type WaitlistSignup } from "./schema";
 import { addToWaitlist, recipientKey } from "./store";
-import { getDeliveryWorker } from "../outbox/instance";
-import type { DeliveryKind } from "../outbox/worker";
 
 export const MAX_BODY_BYTES = 16 * 1024;
+
+/** Without a deadline of its own, how long a sign-up may wait to be written before it is answered 503. */
+export const DEFAULT_DEADLINE_MS = 8_000;
 
 export type SignupProtection = {
   /** Signs and checks security-question tokens. */
@@ -41,88 +44,61 @@ export type SignupHandlerOptions = SignupProtection & {
   database?: () => Database;
   /** The clock, in ms since the epoch; tests move it instead of waiting. */
   now?: () => number;
+  /** How long a sign-up may wait for its turn to be written (WAITLIST_REQUEST_DEADLINE_MS). */
+  deadlineMs?: number;
+  /** Sign-ups that may wait to be written at once (WAITLIST_MAX_PENDING_WRITES). */
+  maxPendingWrites?: number;
 };
 
 type Body = Record<string, unknown>;
 
-function reply(status: number, body: Body, headers: Record<string, string> = {}): Response {
-  return Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
-}
-
 function refuse(status: number, code: ApiErrorCode, extra: Body = {}, headers: Record<string, string> = {}): Response {
-  return reply(status, { error: API_ERRORS[code], code, ...extra }, headers);
+  return json(status, { error: API_ERRORS[code], code, ...extra }, headers);
 }
 
 /** The answer a real sign-up gets; bots that trip a check get the same, and nothing is stored. */
 function accepted(): Response {
-  return reply(201, { ok: true });
+  return json(201, { ok: true });
 }
-
-export function methodNotAllowed(allow: "POST" | "GET"): () => Response {
-  return () => refuse(405, "method_not_allowed", {}, { Allow: allow });
-}
-
-function isJsonContentType(header: string | null): boolean {
-  return header?.split(";")[0]?.trim().toLowerCase() === "application/json";
-}
-
-const TOO_LARGE = Symbol("too large");
-
-/** Reads at most `limit` bytes, so an oversized body is refused without being buffered. */
-async function readBody(request: Request, limit: number): Promise<string | typeof TOO_LARGE> {
-  const declaredHeader = request.headers.get("content-length");
-  const declared = Number(declaredHeader);
-  if (Number.isFinite(declared) && declared > limit) return TOO_LARGE;
-  if (!request.body) return "";
-  // With a Content-Length the HTTP parser has already bounded the body: read it in one go.
-  if (declaredHeader !== null && Number.isInteger(declared)) {
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    return bytes.byteLength > limit ? TOO_LARGE : utf8(bytes);
-  }
-
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return TOO_LARGE;
-    }
-    chunks.push(value);
-  }
-  return utf8(Buffer.concat(chunks));
-}
-
-// fatal: invalid UTF-8 is a bad request, not text with replacement characters.
-const decoder = new TextDecoder("utf-8", { fatal: true });
-const utf8 = (bytes: Uint8Array) => decoder.decode(bytes);
 
 function isPlainObject(value: unknown): value is Body {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Removes what a visitor typed from text headed for the server log. */
-function redact(text: string, signup: WaitlistSignup): string {
-  const secrets = [signup.phone, signup.notes, signup.email].filter((value): value is string => !!value);
-  return secrets.reduce((result, secret) => result.split(secret).join("[redacted]"), text);
+/**
+ * A temporary condition (the database is locked, full or restarting; too many
+ * sign-ups waiting; the request's deadline passed before its write began):
+ * nothing was stored, so the visitor can send the same sign-up again.
+ */
+function temporaryFailure(error: unknown): string | null {
+  if (error instanceof NotWritten) return error.kind;
+  return temporaryKind(error);
 }
 
 function logFailure(requestId: string, error: unknown, signup?: WaitlistSignup): void {
-  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  const code = (error as { code?: unknown } | null)?.code;
-  console.error(
-    `[waitlist] sign-up failed request_id=${requestId}` +
-      (typeof code === "string" ? ` code=${code}` : "") +
-      (signup ? ` business_type=${signup.business_type} company_size=${signup.company_size}` : "") +
-      `\n${signup ? redact(detail, signup) : detail}`,
+  // The error's message and stack come from our code and SQLite; what the visitor typed can
+  // reach them only through a trigger's message, so free text is cut out before logging.
+  const fields = errorFields(error);
+  if (signup) {
+    for (const key of ["message", "stack"] as const) {
+      const value = fields.error[key];
+      if (value) fields.error[key] = redactSignup(value, signup);
+    }
+  }
+  log.error(
+    { fault: "unexpected", request_id: requestId, ...fields, ...(signup ? { business_type: signup.business_type, company_size: signup.company_size } : {}) },
+    "sign-up failed",
   );
 }
 
+/** Every free-text value of a sign-up (and its email) removed from `text`. */
+function redactSignup(text: string, signup: WaitlistSignup): string {
+  const values = Object.values(signup).filter((value): value is string => typeof value === "string" && value.length >= 3);
+  return values.reduce((result, value) => result.split(value).join("[redacted]"), text);
+}
+
 function logBot(reason: string): void {
-  console.warn(`[waitlist] sign-up discarded as automated: ${reason}`);
+  log.warn({ bot: reason }, "sign-up discarded as automated");
 }
 
 export type SignupHandler = (request: Request, afterResponse?: (work: () => void) => void) => Promise<Response>;
@@ -131,29 +107,28 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
   const { secret, minSubmitMs, siteUrl, limiter, deliveries = [], deliverSoon, afterResponse } = options;
   const now = options.now ?? Date.now;
   const database = options.database ?? getDatabase;
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
 
   const siteOrigin = new URL(siteUrl).origin;
 
   return async function handleSignupRequest(request: Request, afterThisResponse = afterResponse): Promise<Response> {
     let signup: WaitlistSignup | undefined;
+    // Past it, a sign-up still waiting for its turn to be written leaves the queue unwritten (503).
+    const deadline = AbortSignal.timeout(deadlineMs);
     try {
       // Every attempt counts, whatever becomes of it, so probing costs the same as signing up.
       const client = request.headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN_CLIENT;
-      const decision = await limiter.attempt(client, now());
+      const decision = await limiter.attempt(client, now(), deadline);
       if (!decision.allowed) {
         return refuse(429, "rate_limited", {}, { "Retry-After": String(decision.retryAfterSeconds) });
       }
       if (isForeignOrigin(request, siteOrigin)) return refuse(403, "foreign_origin");
-      if (!isJsonContentType(request.headers.get("content-type"))) return refuse(415, "unsupported_media_type");
+      if (!hasContentType(request, "application/json")) return refuse(415, "unsupported_media_type");
 
-      let text: string | typeof TOO_LARGE;
-      try {
-        text = await readBody(request, MAX_BODY_BYTES);
-      } catch (error) {
-        // A TypeError here is malformed UTF-8; anything else is a broken upload.
-        return refuse(400, error instanceof TypeError ? "invalid_json" : "unreadable_body");
-      }
+      const text = await readBoundedText(request, MAX_BODY_BYTES);
       if (text === TOO_LARGE) return refuse(413, "too_large");
+      if (text === UNREADABLE) return refuse(400, "unreadable_body");
+      if (text === NOT_UTF8) return refuse(400, "invalid_json");
 
       let data: unknown;
       try {
@@ -190,6 +165,8 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
         deliveries,
         recipientKey: deliveries.includes("email") ? recipientKey(secret, signup.email) : null,
         database: database(),
+        signal: deadline,
+        maxPending: options.maxPendingWrites,
       });
       if (result.outcome === "duplicate") return refuse(409, "already_registered");
       if (result.outcome === "challenge_used") return refuse(400, "challenge_used");
@@ -197,7 +174,13 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
       if (deliveries.length > 0 && deliverSoon) (afterThisResponse ?? queueMicrotask)(deliverSoon);
       return accepted();
     } catch (error) {
-      const requestId = crypto.randomUUID();
+      const requestId = requestIdOf(request);
+      const temporary = temporaryFailure(error);
+      if (temporary) {
+        // Nothing was stored: the batch failed as a whole, or this sign-up never reached one.
+        log.warn({ fault: temporary, request_id: requestId }, "sign-up answered 503: nothing stored, the visitor may try again");
+        return refuse(503, temporary === "overloaded" || temporary === "request_deadline" ? "overloaded" : "temporarily_unavailable", {}, retryLater());
+      }
       logFailure(requestId, error, signup);
       return refuse(500, "unexpected", { request_id: requestId });
     }
@@ -210,39 +193,6 @@ export function createChallengeHandler(options: { secret: string; now?: () => nu
   return (request) => {
     const previous = new URL(request.url).searchParams.get("previous");
     const issued = issueChallenge(options.secret, now(), previous && previous.length <= MAX_TOKEN_LENGTH ? previous : null);
-    return reply(200, issued);
+    return json(200, issued);
   };
-}
-
-/** The protections and the deliveries as the environment configures them (.env.example). */
-export function signupOptionsFromEnv(): SignupHandlerOptions {
-  const env = parseEnv();
-  const worker = getDeliveryWorker();
-  return {
-    deliveries: worker.deliveryKinds,
-    deliverSoon: () => worker.deliverSoon(),
-    secret: challengeSecret(env.WAITLIST_SECRET),
-    minSubmitMs: env.WAITLIST_MIN_SUBMIT_MS,
-    siteUrl: env.SITE_URL,
-    limiter: new SharedRateLimiter({
-      max: env.WAITLIST_RATE_LIMIT_MAX,
-      windowMs: env.WAITLIST_RATE_LIMIT_WINDOW_SECONDS * 1000,
-    }),
-  };
-}
-
-// The running site's handlers, made on first request so that the environment
-// is read at run time (never at build time) and one rate limiter serves all requests.
-let siteSignupHandler: SignupHandler | undefined;
-let siteChallengeHandler: ((request: Request) => Response) | undefined;
-
-/** `afterResponse`: Next's after(), which only the route (inside a request) can call. */
-export function handleSignup(request: Request, afterResponse?: (work: () => void) => void): Promise<Response> {
-  siteSignupHandler ??= createSignupHandler(signupOptionsFromEnv());
-  return siteSignupHandler(request, afterResponse);
-}
-
-export function handleChallenge(request: Request): Response {
-  siteChallengeHandler ??= createChallengeHandler({ secret: challengeSecret(parseEnv().WAITLIST_SECRET) });
-  return siteChallengeHandler(request);
 }

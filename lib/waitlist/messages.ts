@@ -10,6 +10,8 @@ export const VISITOR_MESSAGES = {
   /** Not in the spec's catalogue: the server refused the question itself, and a new one is on screen. */
   newQuestion: "That security question expired. Please answer the new one.",
   questionUnavailable: "We couldn't load the security question. Check your connection and choose New question.",
+  /** Not in the spec's catalogue: a 503, a temporary condition on our side. Nothing was stored; the form is kept. */
+  busy: "We're very busy right now and couldn't save your sign-up. Nothing was lost: please try again in a moment.",
 } as const;
 
 /** The phrase the browser looks for to tell a duplicate from other failures (spec section 7). */
@@ -36,6 +38,8 @@ export const API_ERRORS = {
   challenge_used: "This security question has already been used. Please answer a new one.",
   challenge_wrong_answer: "The answer to the security question is not correct.",
   unexpected: "Something went wrong on our side. Please try again later.",
+  temporarily_unavailable: "The waitlist cannot take sign-ups for a moment. Nothing was stored; please try again in a few seconds.",
+  overloaded: "The waitlist is very busy right now. Nothing was stored; please try again in a few seconds.",
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

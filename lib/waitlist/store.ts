@@ -12,7 +12,7 @@
  * with an email on the list, so a duplicate costs no second query.
  */
 import { createHmac, randomUUID } from "node:crypto";
-import { getDatabase, Prisma, type Database } from "../db";
+import { getDatabase, isTemporary, Prisma, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
 import type { DeliveryKind } from "../outbox/worker";
@@ -197,8 +197,11 @@ async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome
   try {
     inserted = await insertRows(database, rows, batch);
   } catch (error) {
-    // Refused for another reason than a unique index (a trigger, a full disk): the
-    // statement failed as a whole. Write each row on its own so only the bad one fails.
+    // The database cannot take writes now (locked, full, unreachable): nothing was written,
+    // and writing the rows one by one would only make each caller wait that much longer.
+    if (isTemporary(error)) throw error;
+    // Refused for another reason than a unique index (a trigger, a CHECK): the statement
+    // failed as a whole. Write each row on its own so only the bad one fails.
     if (rows.length === 1) return [{ error }];
     const outcomes: Outcome<StoreResult>[] = [];
     for (const [i, row] of rows.entries()) {
@@ -225,10 +228,10 @@ function classify(rows: Row[], returned: Returned[]): Outcome<StoreResult>[] {
 
 const writers = new WeakMap<Database, GroupCommit<Pending, StoreResult>>();
 
-function writerFor(database: Database): GroupCommit<Pending, StoreResult> {
+function writerFor(database: Database, maxPending?: number): GroupCommit<Pending, StoreResult> {
   let writer = writers.get(database);
   if (!writer) {
-    writer = new GroupCommit((batch) => writeBatch(database, batch));
+    writer = new GroupCommit((batch) => writeBatch(database, batch), { maxPending });
     writers.set(database, writer);
   }
   return writer;
@@ -242,13 +245,17 @@ export type AddOptions = {
   /** Required with an "email" delivery: recipientKey() of the address. */
   recipientKey?: string | null;
   database?: Database;
+  /** Aborts the wait for a batch (the request's deadline): rejected with NotWritten, nothing stored. */
+  signal?: AbortSignal;
+  /** Sign-ups that may wait for the next batch (WAITLIST_MAX_PENDING_WRITES); more are refused with NotWritten. */
+  maxPending?: number;
 };
 
 /** Adds a sign-up, committed together with the others arriving at the same moment. */
 export function addToWaitlist(signup: NewSignup, options: AddOptions = {}): Promise<StoreResult> {
-  const { challengeId = null, deliveries = [], recipientKey = null, database = getDatabase() } = options;
+  const { challengeId = null, deliveries = [], recipientKey = null, database = getDatabase(), signal, maxPending } = options;
   if (deliveries.includes("email") && !recipientKey) throw new Error("an email delivery needs the address's recipientKey");
-  return writerFor(database).submit({ signup, challengeId, deliveries, recipientKey });
+  return writerFor(database, maxPending).submit({ signup, challengeId, deliveries, recipientKey }, signal);
 }
 
 /**

@@ -65,6 +65,8 @@ export async function submitSignup(body: SignupRequestBody, fetchImpl: typeof fe
   if (NEW_QUESTION_CODES.includes(code as ApiErrorCode)) {
     return { ok: false, message: VISITOR_MESSAGES.newQuestion, needsNewQuestion: true };
   }
+  // A temporary condition on our side: nothing was stored, and the same answer can be sent again.
+  if (response.status === 503) return { ok: false, message: VISITOR_MESSAGES.busy };
   // Everything else, a rate limit included, gets the catalogue's generic message.
   return {
     ok: false,

@@ -4,10 +4,11 @@
  * page's forms, refused unless they come from the site's own pages: mail
  * scanners open links, and opening the link must change nothing.
  */
-import { getDatabase, type Database } from "../db";
-import { parseEnv } from "../env";
+import { getDatabase, isTemporary, type Database } from "../db";
+import { hasContentType, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
+import { errorFields, log } from "../log";
 import { isForeignOrigin } from "../security/origin";
-import { challengeSecret } from "../security/secret";
+import { siteSecret } from "../security/secret";
 import { ENTRY_PAGE_PATH, publicIdFromToken } from "./entry-link";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "./options";
 
@@ -22,21 +23,26 @@ export type EntryView = {
   confirmedAt: Date | null;
 };
 
-/** What the page shows: a link that is not ours, an entry that is gone, or the entry. */
-export type EntryPage = { state: "invalid" } | { state: "gone" } | { state: "found"; entry: EntryView };
+/**
+ * What the page shows: a link that is not ours, an entry that is gone, the
+ * entry, or (the database cannot answer right now) a request to try again soon.
+ */
+export type EntryPage = { state: "invalid" } | { state: "gone" } | { state: "unavailable" } | { state: "found"; entry: EntryView };
 
 const labelOf = (options: readonly { value: string; label: string }[], value: string) =>
   options.find((option) => option.value === value)?.label ?? value;
 
-/** The secret the links are signed with; the same one that signs the security questions. */
-function linkSecret(): string {
-  return challengeSecret(parseEnv().WAITLIST_SECRET);
-}
-
-export async function loadEntryPage(token: string, database: Database = getDatabase(), secret = linkSecret()): Promise<EntryPage> {
+export async function loadEntryPage(token: string, database: () => Database = getDatabase, secret = siteSecret()): Promise<EntryPage> {
   const publicId = publicIdFromToken(secret, token);
   if (!publicId) return { state: "invalid" };
-  const entry = await database.waitlistEntry.findUnique({ where: { publicId } });
+  let entry;
+  try {
+    entry = await database().waitlistEntry.findUnique({ where: { publicId } });
+  } catch (error) {
+    if (!isTemporary(error)) throw error;
+    log.warn({ fault: "database_unavailable", ...errorFields(error) }, "visitor's page shown as unavailable");
+    return { state: "unavailable" };
+  }
   if (!entry) return { state: "gone" };
   return {
     state: "found",
@@ -84,10 +90,6 @@ export type EntryAction = (typeof ENTRY_ACTIONS)[number];
 /** Longer than any token and action; anything bigger is not from our form. */
 const MAX_FORM_BYTES = 2_048;
 
-function plainAnswer(status: number, text: string): Response {
-  return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
-}
-
 /** After the action, back to the page (POST, then redirect, then GET): reloading it changes nothing. */
 function backToPage(token: string, done?: EntryAction): Response {
   const location = `${ENTRY_PAGE_PATH}/${encodeURIComponent(token)}${done ? `?done=${done}` : ""}`;
@@ -119,15 +121,15 @@ export function createEntryActionHandler(options: EntryActionOptions): (request:
   const now = options.now ?? (() => new Date());
 
   return async function handleEntryAction(request) {
-    if (!isFromOurPage(request, siteOrigin)) return plainAnswer(403, "This request did not come from a FieldCrew page, so nothing was changed.");
-    const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-    if (type !== "application/x-www-form-urlencoded") return plainAnswer(415, "Send the form from your waitlist page.");
-    const body = await request.text();
-    if (body.length > MAX_FORM_BYTES) return plainAnswer(413, "That form is too large.");
+    if (!isFromOurPage(request, siteOrigin)) return plainText(403, "This request did not come from a FieldCrew page, so nothing was changed.");
+    if (!hasContentType(request, "application/x-www-form-urlencoded")) return plainText(415, "Send the form from your waitlist page.");
+    const body = await readBoundedText(request, MAX_FORM_BYTES);
+    if (body === TOO_LARGE) return plainText(413, "That form is too large.");
+    if (typeof body !== "string") return plainText(400, "That form could not be read. Please use the buttons on your waitlist page.");
     const form = new URLSearchParams(body);
     const token = form.get("token") ?? "";
     const action = form.get("action");
-    if (!ENTRY_ACTIONS.includes(action as EntryAction)) return plainAnswer(400, "Choose Confirm or Remove on your waitlist page.");
+    if (!ENTRY_ACTIONS.includes(action as EntryAction)) return plainText(400, "Choose Confirm or Remove on your waitlist page.");
 
     const publicId = publicIdFromToken(options.secret, token);
     // A made-up or altered link: its page says so.
@@ -136,16 +138,13 @@ export function createEntryActionHandler(options: EntryActionOptions): (request:
       if (action === "confirm") await confirmEntry(database(), publicId, now());
       else await removeEntry(database(), { publicId }, "visitor", now());
     } catch (error) {
-      console.error(`[waitlist] entry ${action} failed: ${error instanceof Error ? error.message : String(error)}`);
-      return plainAnswer(500, "Something went wrong on our side. Please try again later.");
+      if (isTemporary(error)) {
+        log.warn({ fault: "database_unavailable", action, ...errorFields(error) }, "visitor's action answered 503: nothing changed");
+        return plainText(503, "We could not do that just now, and nothing was changed. Please go back and try again in a moment.", retryLater());
+      }
+      log.error({ fault: "unexpected", action, ...errorFields(error) }, "visitor's action failed");
+      return plainText(500, "Something went wrong on our side. Please try again later.");
     }
     return backToPage(token, action as EntryAction);
   };
-}
-
-let siteEntryActionHandler: ((request: Request) => Promise<Response>) | undefined;
-
-export function handleEntryAction(request: Request): Promise<Response> {
-  siteEntryActionHandler ??= createEntryActionHandler({ siteUrl: parseEnv().SITE_URL, secret: linkSecret() });
-  return siteEntryActionHandler(request);
 }

@@ -44,7 +44,7 @@ export function webhookChannel(options: WebhookOptions): Channel {
   const fetchImpl = options.fetchImpl ?? fetch;
   const now = options.now ?? Date.now;
 
-  return async function deliverWebhook(delivery: Delivery, entry: WaitlistEntry): Promise<Attempted> {
+  return async function deliverWebhook(delivery: Delivery, entry: WaitlistEntry, deadline: AbortSignal): Promise<Attempted> {
     const body = webhookBody(entry);
     const sentAt = new Date(now());
     try {
@@ -59,13 +59,15 @@ export function webhookChannel(options: WebhookOptions): Channel {
           "webhook-signature": signer.sign(delivery.id, sentAt, body),
         },
         body,
-        signal: AbortSignal.timeout(timeoutMs),
+        // Its own timeout, or the attempt's deadline (half the lease) if that comes first.
+        signal: AbortSignal.any([deadline, AbortSignal.timeout(timeoutMs)]),
         redirect: "error",
       });
       await response.body?.cancel();
       if (response.ok) return { delivered: true };
       return { delivered: false, retry: isRetryable(response.status), problem: `HTTP ${response.status}` };
     } catch (error) {
+      if (deadline.aborted) return { delivered: false, retry: true, problem: "cut off at the attempt's deadline" };
       const timedOut = error instanceof Error && error.name === "TimeoutError";
       return { delivered: false, retry: true, problem: timedOut ? `no answer within ${timeoutMs} ms` : "connection failed" };
     }

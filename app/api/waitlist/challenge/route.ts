@@ -1,9 +1,9 @@
-import { handleChallenge, methodNotAllowed } from "@/lib/waitlist/handler";
+import { methodsNotAllowed } from "@/lib/http";
+import { handleChallenge } from "@/lib/waitlist/site-handlers";
 
 // Every request gets a new question; never prerender or cache this route.
 export const dynamic = "force-dynamic";
 
 export const GET = handleChallenge;
 
-const getOnly = methodNotAllowed("GET");
-export { getOnly as POST, getOnly as PUT, getOnly as PATCH, getOnly as DELETE, getOnly as OPTIONS };
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET", "Use GET to get a new security question.");

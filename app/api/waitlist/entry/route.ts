@@ -1,8 +1,10 @@
-import { methodNotAllowed } from "@/lib/waitlist/handler";
-import { handleEntryAction } from "@/lib/waitlist/visitor-entry";
+import { methodsNotAllowed } from "@/lib/http";
+import { handleEntryAction } from "@/lib/waitlist/site-handlers";
 
 // Confirm or remove, from the forms on the visitor's own page; never on a GET (mail scanners open links).
 export const POST = handleEntryAction;
 
-const postOnly = methodNotAllowed("POST");
-export { postOnly as GET, postOnly as HEAD, postOnly as PUT, postOnly as PATCH, postOnly as DELETE, postOnly as OPTIONS };
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(
+  "POST",
+  "Use the Confirm and Remove buttons on your waitlist page (they POST a form).",
+);

@@ -1,4 +1,4 @@
-// The embedded SQLite file's connection, in a worker thread (lib/db.ts). Prisma's
+// The embedded SQLite file's connection, in a worker thread (lib/db/worker-connection.ts). Prisma's
 // own better-sqlite3 adapter runs here and does all the mapping of values and
 // errors; the main thread only sends it queries. better-sqlite3 is synchronous,
 // so a statement and the sync to disk at its commit (about 1.5 ms for a batch of
@@ -21,7 +21,7 @@ try {
   parentPort.postMessage({ ready: false, error: portable(error) });
 }
 
-/** A statement marked WITHOUT_SYNC (lib/db.ts) commits with synchronous=NORMAL: no sync of its own. */
+/** A statement marked WITHOUT_SYNC (lib/db/index.ts) commits with synchronous=NORMAL: no sync of its own. */
 async function withoutSync(run) {
   await adapter.executeScript("PRAGMA synchronous = NORMAL");
   try {
@@ -35,6 +35,8 @@ const transactions = new Map();
 let lastTransaction = 0;
 
 parentPort.on("message", async ({ id, op, tx, arg }) => {
+  // Only the main side's numbered requests are ours to answer.
+  if (typeof id !== "number") return;
   try {
     const target = tx === undefined ? adapter : transactions.get(tx);
     let value;

@@ -1,0 +1,106 @@
+/**
+ * The data layer: one Prisma Client, generated from prisma/schema.prisma into
+ * lib/generated/prisma (`npm run db:generate`), on a driver adapter. Every read
+ * and write of the site, the operator tool and the scripts goes through it.
+ *
+ * This folder is also the one place that knows about drivers (worker-connection.ts
+ * and its thread, worker.mjs): better-sqlite3 for the embedded file (the default), in a
+ * worker thread; libSQL for a Turso or libSQL server, or for a file when
+ * DATABASE_DRIVER=libsql (the tests run both). docs/architecture.md and
+ * docs/deployment.md explain the choices.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { PrismaLibSQL } from "@prisma/adapter-libsql";
+import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+import { databaseSettings, type DatabaseSettings } from "../env";
+import { PrismaClient } from "../generated/prisma/client";
+import { forgetSingleton, singleton } from "../singleton";
+import { betterSqlite3InWorker } from "./worker-connection";
+
+export { Prisma } from "../generated/prisma/client";
+export { DatabaseUnavailable, isTemporary, temporaryKind, type TemporaryKind } from "./errors";
+export type Database = PrismaClient;
+
+/**
+ * How long a write waits for another process's lock (SQLite's busy timeout)
+ * before it fails as busy, and the visitor gets 503 with nothing stored. Locks
+ * between our own instances last milliseconds; a lock held longer is an
+ * operator's transaction or a maintenance job, and a visitor should not wait it out.
+ */
+export const BUSY_TIMEOUT_MS = 3_000;
+
+/**
+ * The most any one query may take. Far above the busy timeout, so only a hung
+ * disk or thread reaches it; the connection is then replaced (worker-connection.ts).
+ */
+export const QUERY_TIMEOUT_MS = 15_000;
+
+/** After the file failed to open, how long queries fail at once before it is tried again. */
+export const REOPEN_AFTER_MS = 1_000;
+
+/**
+ * Run on every connection before its first query. In WAL mode SQLite defaults
+ * (as better-sqlite3 builds it) to synchronous=NORMAL, which survives a killed
+ * process but can lose the last commits on power loss. FULL syncs each commit
+ * before the 201 goes out; group commit (lib/group-commit.ts) pays that sync
+ * once per batch, so an acknowledged sign-up is never lost and costs little.
+ */
+const CONNECTION_SETUP = "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;";
+
+/**
+ * Put first in a statement whose commit need not survive power loss (a
+ * rate-limit count): on better-sqlite3 it commits with synchronous=NORMAL,
+ * without its own sync to disk. The next sign-up's commit syncs the log, and
+ * with it this one's change. Saves a sync (about 0.5 ms here) per batch.
+ */
+export const WITHOUT_SYNC = "/* without sync */";
+
+/** A problem an operator can fix before the site can start (no database yet); its message says how. */
+export class DatabaseMissing extends Error {}
+
+/** The driver adapter for a database (prisma.config.ts makes the same choice for Prisma's CLI). */
+function driverAdapter(settings: DatabaseSettings): SqlDriverAdapterFactory {
+  if (settings.driver === "libsql") return new PrismaLibSQL({ url: settings.url, authToken: settings.authToken });
+  return betterSqlite3InWorker({
+    file: settings.file,
+    busyTimeoutMs: BUSY_TIMEOUT_MS,
+    setup: CONNECTION_SETUP,
+    withoutSync: WITHOUT_SYNC,
+    queryTimeoutMs: QUERY_TIMEOUT_MS,
+    reopenAfterMs: REOPEN_AFTER_MS,
+  });
+}
+
+/**
+ * A new client on a database (by default the one the environment names). A
+ * missing file is an error, not a silently created empty database: it means
+ * migrations were not run.
+ */
+export function createDatabase(settings: DatabaseSettings = databaseSettings()): Database {
+  if (settings.file !== undefined && !existsSync(settings.file)) {
+    const shown = path.relative(process.cwd(), settings.file) || settings.file;
+    throw new DatabaseMissing(
+      `There is no waitlist database at ${shown} yet. Run npm run db:migrate (npm start does it first).`,
+    );
+  }
+  return new PrismaClient({ adapter: driverAdapter(settings) });
+}
+
+/** The process's one client for DATABASE_URL (lib/singleton.ts), made on first use (never at build time). */
+export function getDatabase(): Database {
+  return singleton("database", () => createDatabase());
+}
+
+/** Closes the process's client, for tests and graceful shutdown. */
+export async function closeDatabase(): Promise<void> {
+  await forgetSingleton<Database>("database")?.$disconnect();
+}
+
+/**
+ * WAL lets page reads run beside a write and roughly doubles sign-up throughput.
+ * The mode is stored in the file, so setting it once after migrating is enough.
+ */
+export async function enableWal(database: Database): Promise<void> {
+  await database.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+}

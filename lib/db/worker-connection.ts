@@ -1,0 +1,269 @@
+/**
+ * The better-sqlite3 adapter, run in a worker thread (lib/db/worker.mjs) with
+ * its one connection. better-sqlite3 is synchronous: a statement, and the sync
+ * to disk at its commit, would otherwise hold the event loop and every request
+ * waiting on it (measured in docs/performance.md). The worker runs Prisma's own
+ * adapter, so values and errors are mapped exactly as in-process; this side
+ * carries queries over and answers back, and looks after the thread:
+ *
+ * - **One query at a time.** The adapter locks transactions only against each
+ *   other, so a query from elsewhere in the process that arrived while an
+ *   interactive transaction was awaiting would run inside it, and be undone
+ *   with it. This side sends one query at a time and holds every other back
+ *   while a transaction is open (as the libSQL adapter does on its own).
+ * - **Every query has a deadline.** No answer within `queryTimeoutMs` (far
+ *   longer than SQLite's busy timeout, so only a hung disk or thread reaches
+ *   it) rejects the query and ends the thread.
+ * - **A dead thread fails loudly and is replaced.** When the thread ends (an
+ *   uncaught error, killed, the deadline above), everything waiting on it and
+ *   every transaction open on it is rejected at once, the lock is released, and
+ *   the next query starts a fresh thread.
+ * - **A failed open is not retried in a loop.** A thread that cannot open the
+ *   file is ended, and for `reopenAfterMs` every query fails at once with the
+ *   same reason instead of starting another thread.
+ *
+ * Every such failure is a DatabaseUnavailable: temporary, answered 503.
+ */
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+import { log } from "../log";
+import { DatabaseUnavailable } from "./errors";
+
+type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
+type DriverTransaction = Awaited<ReturnType<DriverAdapter["startTransaction"]>>;
+
+export type WorkerConnectionOptions = {
+  /** The SQLite file; it must exist. */
+  file: string;
+  /** SQLite's busy timeout: how long a write waits for another process's lock. */
+  busyTimeoutMs: number;
+  /** Run on each new connection before its first query. */
+  setup: string;
+  /** The marker of statements that commit without their own sync. */
+  withoutSync: string;
+  /** The longest any one query may take before the thread is given up as hung. */
+  queryTimeoutMs: number;
+  /** After a failed open, how long queries fail at once before another open is tried. */
+  reopenAfterMs: number;
+  /** The worker's script; tests give one that can be made to crash. */
+  script?: string;
+};
+
+/** A first-come, first-served lock for async work. */
+class Lock {
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Resolves with `release` (safe to call more than once) once every earlier holder has released. */
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const acquired = this.tail.then(() => release);
+    this.tail = this.tail.then(() => released);
+    return acquired;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+}
+
+type Failure = { name?: string; message?: string; cause?: unknown; code?: string };
+type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure };
+type Waiting = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
+
+/** The worker's error as the main thread's: Prisma recognises a driver error by its name and cause. */
+function errorFrom(failure: Failure): Error {
+  return Object.assign(new Error(failure.message), { name: failure.name ?? "Error", cause: failure.cause, code: failure.code });
+}
+
+/** One thread and its connection; replaced by a new Thread when it ends. */
+class Thread {
+  readonly waiting = new Map<number, Waiting>();
+  /** Releases the lock held by the transaction open on this thread, if any. */
+  releaseTransaction: (() => void) | null = null;
+  ended: DatabaseUnavailable | null = null;
+  private lastId = 0;
+
+  constructor(
+    readonly worker: Worker,
+    private readonly queryTimeoutMs: number,
+    private readonly onEnd: (thread: Thread, reason: DatabaseUnavailable) => void,
+  ) {
+    worker.on("message", (reply: Reply | { ready: boolean }) => {
+      if (!("id" in reply) || typeof reply.id !== "number") return;
+      const pending = this.waiting.get(reply.id);
+      if (!pending) return;
+      this.waiting.delete(reply.id);
+      clearTimeout(pending.timer);
+      // An idle worker must not keep a finished command (the operator tool, a test) running.
+      if (this.waiting.size === 0) worker.unref();
+      if (reply.ok) pending.resolve(reply.value);
+      else pending.reject(errorFrom(reply.error));
+    });
+    worker.on("error", (error) => this.end(new DatabaseUnavailable(`the database thread failed: ${error.message}`, "database_worker_died", { cause: error })));
+    worker.on("exit", (code) => this.end(new DatabaseUnavailable(`the database thread exited (code ${code})`, "database_worker_died")));
+  }
+
+  send<T>(op: string, arg?: unknown, tx?: number): Promise<T> {
+    if (this.ended) return Promise.reject(this.ended);
+    return new Promise<T>((resolve, reject) => {
+      this.lastId += 1;
+      const id = this.lastId;
+      const timer = setTimeout(() => {
+        this.end(new DatabaseUnavailable(`the database did not answer within ${this.queryTimeoutMs} ms (${op})`, "database_query_deadline"));
+      }, this.queryTimeoutMs);
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      this.worker.ref();
+      this.worker.postMessage({ id, op, arg, tx });
+    });
+  }
+
+  /** Ends the thread on purpose (the client is closing): nothing to report. */
+  async close(): Promise<void> {
+    if (this.ended) return;
+    try {
+      await this.send("dispose");
+    } finally {
+      this.ended = new DatabaseUnavailable("the database connection is closed");
+      await this.worker.terminate();
+    }
+  }
+
+  /** Rejects everything waiting and releases an open transaction's lock, once; the thread is ended. */
+  end(reason: DatabaseUnavailable): void {
+    if (this.ended) return;
+    this.ended = reason;
+    for (const pending of this.waiting.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(reason);
+    }
+    this.waiting.clear();
+    this.releaseTransaction?.();
+    this.releaseTransaction = null;
+    void this.worker.terminate();
+    this.onEnd(this, reason);
+  }
+}
+
+export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriverAdapterFactory {
+  const script = options.script ?? path.join(process.cwd(), "lib", "db", "worker.mjs");
+  let current: Thread | null = null;
+  let starting: Promise<Thread> | null = null;
+  /** Set after a failed open: until `until`, queries fail at once with `reason`. */
+  let openFailure: { reason: DatabaseUnavailable; until: number } | null = null;
+  let disposed = false;
+
+  function onEnd(thread: Thread, reason: DatabaseUnavailable): void {
+    if (current === thread) current = null;
+    if (reason.kind !== "database_open_failed") {
+      log.error({ fault: reason.kind, waiting: thread.waiting.size }, `database connection lost: ${reason.message}; the next query opens a new one`);
+    }
+  }
+
+  /** Starts a thread and waits until its connection is open; ends it if the open fails. */
+  async function start(): Promise<Thread> {
+    // A file beside this one in the project, not bundled: each route of the build is a
+    // bundle of its own, and a worker needs a file to start from.
+    const worker = new Worker(/*turbopackIgnore: true*/ script, {
+      workerData: {
+        config: { url: options.file, fileMustExist: true, timeout: options.busyTimeoutMs },
+        setup: options.setup,
+        withoutSync: options.withoutSync,
+      },
+    });
+    const thread = new Thread(worker, options.queryTimeoutMs, onEnd);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`not open after ${options.queryTimeoutMs} ms`)), options.queryTimeoutMs);
+        worker.once("message", (message: { ready?: boolean; error?: Failure }) => {
+          clearTimeout(timer);
+          if (message.ready) resolve();
+          else reject(errorFrom(message.error ?? {}));
+        });
+        worker.once("error", (error) => (clearTimeout(timer), reject(error)));
+        worker.once("exit", (code) => (clearTimeout(timer), reject(new Error(`exited with code ${code} while opening`))));
+      });
+    } catch (error) {
+      const reason = new DatabaseUnavailable(`the database cannot be opened: ${(error as Error).message}`, "database_open_failed", { cause: error });
+      openFailure = { reason, until: Date.now() + options.reopenAfterMs };
+      thread.end(reason);
+      log.error({ fault: "database_open_failed", retry_after_ms: options.reopenAfterMs }, reason.message);
+      throw reason;
+    }
+    openFailure = null;
+    worker.unref();
+    return thread;
+  }
+
+  /** The live thread, started if there is none (at most once per reopenAfterMs after a failed open). */
+  async function thread(): Promise<Thread> {
+    if (disposed) throw new DatabaseUnavailable("the database connection is closed");
+    if (current && !current.ended) return current;
+    if (openFailure && Date.now() < openFailure.until) throw openFailure.reason;
+    starting ??= start().finally(() => (starting = null));
+    current = await starting;
+    return current;
+  }
+
+  const lock = new Lock();
+  const run = <T>(op: string, arg?: unknown) => lock.run(async () => (await thread()).send<T>(op, arg));
+
+  const adapter: DriverAdapter = {
+    provider: "sqlite",
+    adapterName: "@prisma/adapter-better-sqlite3",
+    queryRaw: (query) => run("queryRaw", query),
+    executeRaw: (query) => run("executeRaw", query),
+    executeScript: (script) => run("executeScript", script),
+    dispose: async () => {
+      disposed = true;
+      const last = current;
+      current = null;
+      await last?.close();
+    },
+    async startTransaction(isolationLevel): Promise<DriverTransaction> {
+      const release = await lock.acquire();
+      let owner: Thread;
+      let started: { tx: number; options: DriverTransaction["options"] };
+      try {
+        owner = await thread();
+        started = await owner.send("startTransaction", isolationLevel);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      // If the thread ends before the transaction does, the lock is released with it.
+      owner.releaseTransaction = release;
+      const finish = (end: "commit" | "rollback") => async () => {
+        try {
+          await owner.send(end, undefined, started.tx);
+        } finally {
+          owner.releaseTransaction = null;
+          release();
+        }
+      };
+      return {
+        provider: "sqlite",
+        adapterName: "@prisma/adapter-better-sqlite3",
+        options: started.options,
+        // On the thread the transaction was opened on: never on a replacement.
+        queryRaw: (query) => owner.send("queryRaw", query, started.tx),
+        executeRaw: (query) => owner.send("executeRaw", query, started.tx),
+        commit: finish("commit"),
+        rollback: finish("rollback"),
+      };
+    },
+  };
+
+  return {
+    provider: "sqlite",
+    adapterName: "@prisma/adapter-better-sqlite3",
+    // Opening is lazy and repeatable (above), so Prisma keeps this one adapter for the client's life.
+    connect: async () => adapter,
+  };
+}

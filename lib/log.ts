@@ -1,0 +1,86 @@
+/**
+ * The server's log: one JSON object per line (pino), so an operator can search
+ * it during an incident (`journalctl -u fieldcrew -o cat | jq 'select(.fault)'`;
+ * docs/operations.md). In development the same lines are printed readably.
+ *
+ * What goes in: request ids, routes, statuses, durations, fault kinds, ids of
+ * rows. What never goes in: emails, names, phone numbers, notes, entry tokens
+ * (callers log ids and kinds, not values; server.ts logs the visitor's page
+ * without its token). A line about a fault carries `fault`, one of FaultKind.
+ */
+import { createRequire } from "node:module";
+import pino, { type Logger } from "pino";
+import { singleton } from "./singleton";
+
+/** Every fault the site recognises, as the `fault` field of its log line (docs/operations.md). */
+export type FaultKind =
+  | "database_worker_died"
+  | "database_open_failed"
+  | "database_query_deadline"
+  | "database_busy"
+  | "database_unavailable"
+  | "overloaded"
+  | "request_deadline"
+  | "body_too_large"
+  | "malformed_url"
+  | "unexpected"
+  | "delivery_failed"
+  | "delivery_attempt_deadline"
+  | "delivery_worker"
+  | "shutdown_deadline";
+
+type Sink = (line: string) => void;
+
+type SiteLog = { logger: Logger; sink: { write: Sink } };
+
+/** Development's readable lines, from pino-pretty (a development dependency); JSON when it is not installed. */
+function prettyOrPlain(): Sink {
+  const write: Sink = (line) => void process.stdout.write(line);
+  if (process.env.NODE_ENV !== "development" || process.env.LOG_FORMAT === "json") return write;
+  try {
+    const { prettyFactory } = createRequire(import.meta.url)("pino-pretty") as typeof import("pino-pretty");
+    const pretty = prettyFactory({ colorize: process.stdout.isTTY, translateTime: "HH:MM:ss.l", ignore: "pid,hostname" });
+    return (line) => void process.stdout.write(pretty(line));
+  } catch {
+    return write;
+  }
+}
+
+const site = singleton<SiteLog>("log", () => {
+  // Written synchronously through a sink that tests can swap (captureLog), one line per write.
+  const sink = { write: prettyOrPlain() };
+  const logger = pino(
+    {
+      level: process.env.LOG_LEVEL ?? "info",
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    { write: (line: string) => sink.write(line) },
+  );
+  return { logger, sink };
+});
+
+export const log: Logger = site.logger;
+
+/** The error's kind and where it happened, for a log line; callers make sure no visitor value is in its message. */
+export function errorFields(error: unknown): { error: { type: string; message: string; code?: string; stack?: string } } {
+  if (!(error instanceof Error)) return { error: { type: typeof error, message: String(error) } };
+  const code = (error as { code?: unknown }).code;
+  return {
+    error: { type: error.name, message: error.message, ...(typeof code === "string" ? { code } : {}), ...(error.stack ? { stack: error.stack } : {}) },
+  };
+}
+
+/** Log lines go to standard error: for the operator tool, whose standard output is its data. */
+export function logToStandardError(): void {
+  site.sink.write = (line) => void process.stderr.write(line);
+}
+
+/** For tests: every line logged until `stop()` is called, parsed. */
+export function captureLog(): { lines: Record<string, unknown>[]; text: () => string; stop: () => void } {
+  const previous = site.sink.write;
+  const lines: Record<string, unknown>[] = [];
+  site.sink.write = (line) => void lines.push(JSON.parse(line) as Record<string, unknown>);
+  return { lines, text: () => lines.map((line) => JSON.stringify(line)).join("\n"), stop: () => void (site.sink.write = previous) };
+}

@@ -1,0 +1,50 @@
+/**
+ * The running site's handlers, set up from the environment (.env.example):
+ * made on first request, so the environment is read at run time (never at
+ * build time), and one rate limiter serves every request of the process.
+ * The routes in app/ call these; tests build their own handlers with their
+ * own settings from handler.ts and visitor-entry.ts.
+ */
+import { parseEnv } from "../env";
+import { getDeliveryWorker } from "../outbox/instance";
+import { SharedRateLimiter } from "../security/rate-limit";
+import { siteSecret } from "../security/secret";
+import { singleton } from "../singleton";
+import { createChallengeHandler, createSignupHandler, type SignupHandler, type SignupHandlerOptions } from "./handler";
+import { createEntryActionHandler } from "./visitor-entry";
+
+/** The protections, bounds and deliveries as the environment configures them. */
+export function signupOptionsFromEnv(): SignupHandlerOptions {
+  const env = parseEnv();
+  const worker = getDeliveryWorker();
+  return {
+    deliveries: worker.deliveryKinds,
+    deliverSoon: () => worker.deliverSoon(),
+    secret: siteSecret(),
+    minSubmitMs: env.WAITLIST_MIN_SUBMIT_MS,
+    siteUrl: env.SITE_URL,
+    deadlineMs: env.WAITLIST_REQUEST_DEADLINE_MS,
+    maxPendingWrites: env.WAITLIST_MAX_PENDING_WRITES,
+    limiter: new SharedRateLimiter({
+      max: env.WAITLIST_RATE_LIMIT_MAX,
+      windowMs: env.WAITLIST_RATE_LIMIT_WINDOW_SECONDS * 1000,
+      maxPending: env.WAITLIST_MAX_PENDING_WRITES,
+    }),
+  };
+}
+
+/** POST /api/waitlist. `afterResponse`: Next's after(), which only the route (inside a request) can call. */
+export function handleSignup(request: Request, afterResponse?: (work: () => void) => void): Promise<Response> {
+  const handler = singleton<SignupHandler>("signup handler", () => createSignupHandler(signupOptionsFromEnv()));
+  return handler(request, afterResponse);
+}
+
+/** GET /api/waitlist/challenge. */
+export function handleChallenge(request: Request): Response {
+  return singleton("challenge handler", () => createChallengeHandler({ secret: siteSecret() }))(request);
+}
+
+/** POST /api/waitlist/entry: Confirm or Remove from the visitor's own page. */
+export function handleEntryAction(request: Request): Promise<Response> {
+  return singleton("entry action handler", () => createEntryActionHandler({ siteUrl: parseEnv().SITE_URL, secret: siteSecret() }))(request);
+}
