@@ -80,6 +80,15 @@ function isDecodable(pathname: string): boolean {
   }
 }
 
+/**
+ * No route takes a larger body (the sign-up's 16 KiB is the largest). A request that declares a
+ * bigger one is refused before a byte of it is read, and its connection closed; one that does not
+ * declare its size is cut off by the route's own bounded reader (lib/http.ts).
+ */
+const MAX_REQUEST_BYTES = 64 * 1024;
+/** How long the rest of a refused body is read and discarded before the connection is closed. */
+const LINGER_MS = 2_000;
+
 /** Requests being handled now; past WAITLIST_MAX_IN_FLIGHT, new ones get 503 at once. */
 let inFlight = 0;
 /** Health checks are answered even then: a load balancer must see the instance as it is. */
@@ -98,6 +107,14 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
   request.headers[REQUEST_ID_HEADER] = requestId;
   response.setHeader("X-Request-Id", requestId);
   inFlight += 1;
+  // Answered before its body was read (413, 405, 503 at once): Node reads and discards the rest so the
+  // client gets the answer (closing at once could reset the connection before the client reads it),
+  // but only for LINGER_MS; a client still sending after that has its connection closed.
+  response.once("finish", () => {
+    if (request.complete) return;
+    const linger = setTimeout(() => request.socket.destroy(), LINGER_MS).unref();
+    request.once("end", () => clearTimeout(linger));
+  });
   response.once("close", () => {
     inFlight -= 1;
     const fields = { request_id: requestId, method: request.method, route: routeOf(pathname), status: response.statusCode, ms: Math.round(performance.now() - started) };
@@ -117,6 +134,10 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
   if (!isDecodable(pathname)) {
     log.warn({ fault: "malformed_url", request_id: requestId }, "path is not valid percent-encoding: 400");
     return answerAtOnce(response, 400, "That address is not valid.");
+  }
+  if (Number(request.headers["content-length"]) > MAX_REQUEST_BYTES) {
+    log.warn({ fault: "body_too_large", request_id: requestId, declared_bytes: Number(request.headers["content-length"]) }, "declared body too large: 413, unread");
+    return answerAtOnce(response, 413, "That request is too large.");
   }
   if (inFlight > env.WAITLIST_MAX_IN_FLIGHT && pathname !== HEALTH_PATH) {
     log.warn({ fault: "overloaded", request_id: requestId, in_flight: inFlight - 1 }, "too many requests in flight: 503");

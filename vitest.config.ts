@@ -10,7 +10,7 @@ const env = {
 };
 
 /** Unit and route tests: the real handlers and queries on real migrated SQLite files. */
-const unit = { include: ["tests/**/*.test.ts"], exclude: ["tests/servers/**"] };
+const unit = { include: ["tests/**/*.test.ts"], exclude: ["tests/servers/**", "tests/faults/**"] };
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -29,6 +29,12 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "servers", include: ["tests/servers/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false },
+      },
+      // Faults against production servers: a dead or hung database thread, an unopenable file, a
+      // lock held by another process, floods, slow receivers, oversized bodies (npm run test:faults).
+      {
+        extends: true,
+        test: { name: "faults", include: ["tests/faults/**/*.test.ts"], testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false },
       },
     ],
   },

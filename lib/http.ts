@@ -67,7 +67,7 @@ export async function readBoundedText(
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        await reader.cancel().catch(() => {});
+        void reader.cancel().catch(() => {});
         return TOO_LARGE;
       }
       chunks.push(value);

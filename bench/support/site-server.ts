@@ -20,6 +20,8 @@ export type SiteServer = {
   url: string;
   pid: number;
   child: ChildProcess;
+  /** Everything the server wrote to standard output (its JSON log lines), when started with `output: true`. */
+  output(): string;
   /** Resident memory of the server process in MiB, from /proc. */
   rssMiB(): number;
   /** After a full garbage collection in the server: RSS and V8 heap in use, MiB. */
@@ -81,22 +83,32 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
 
 /** `next start` on the hello-world fixture. */
 export async function startHelloWorld(port: number): Promise<SiteServer> {
-  return startServerProcess(port, [path.join("node_modules", "next", "dist", "bin", "next"), "start", HELLO_WORLD_DIR, "--port", String(port), "--hostname", "127.0.0.1"], {}, "/");
+  return startServerProcess(port, [path.join("node_modules", "next", "dist", "bin", "next"), "start", HELLO_WORLD_DIR, "--port", String(port), "--hostname", "127.0.0.1"], {}, "/", false);
 }
 
 export async function startSiteServer(options: {
   port: number;
-  databaseFile: string;
-  env?: Record<string, string>;
+  /** The SQLite file, or `url`: any DATABASE_URL. */
+  databaseFile?: string;
+  url?: string;
+  /** A value of undefined removes that variable from the server's environment. */
+  env?: Record<string, string | undefined>;
   /** The script to run instead of server.ts (the load benchmark's baselines). */
   script?: string;
+  /** Modules loaded into the server first (node --require), such as the fault tests' probe. */
+  preload?: string[];
+  /** Keep what the server writes to standard output (its log). */
+  output?: boolean;
+  /** The path polled until the server answers 200 (default: a security question). */
+  readyPath?: string;
 }): Promise<SiteServer> {
   // node --import tsx: one process, so signals and /proc figures are the server's own.
   return startServerProcess(
     options.port,
-    ["--import", "tsx", options.script ?? "server.ts", "--port", String(options.port)],
-    { DATABASE_URL: `file:${options.databaseFile}`, ...options.env },
-    "/api/waitlist/challenge",
+    [...(options.preload ?? []).flatMap((file) => ["--require", path.resolve(file)]), "--import", "tsx", options.script ?? "server.ts", "--port", String(options.port)],
+    { DATABASE_URL: options.url ?? `file:${options.databaseFile}`, ...options.env },
+    options.readyPath ?? "/api/waitlist/challenge",
+    options.output ?? false,
   );
 }
 
@@ -113,14 +125,24 @@ async function assertPortFree(port: number): Promise<void> {
   if (inUse) throw new Error(`port ${port} is already in use (a server from an earlier run?); stop it first, e.g. fuser -k ${port}/tcp`);
 }
 
-async function startServerProcess(port: number, args: string[], env: Record<string, string>, readyPath: string): Promise<SiteServer> {
+async function startServerProcess(
+  port: number,
+  args: string[],
+  env: Record<string, string | undefined>,
+  readyPath: string,
+  keepOutput: boolean,
+): Promise<SiteServer> {
   const url = `http://127.0.0.1:${port}`;
   await assertPortFree(port);
   const probe = ["--expose-gc", "--require", path.resolve("bench/support/memory-probe.cjs")];
-  const child = spawn(process.execPath, [...probe, ...args], {
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOSTNAME: "127.0.0.1", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
+  const environment = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOSTNAME: "127.0.0.1", ...env } as NodeJS.ProcessEnv;
+  for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
+  const child: ChildProcess = spawn(process.execPath, [...probe, ...args], {
+    env: environment,
+    stdio: ["ignore", keepOutput ? "pipe" : "ignore", "pipe"],
   });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => void (output += chunk.toString()));
   let stderr = "";
   const memoryReports: ((line: string) => void)[] = [];
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -138,6 +160,7 @@ async function startServerProcess(port: number, args: string[], env: Record<stri
     url,
     pid: child.pid!,
     child,
+    output: () => output,
     rssMiB: () => rssMiBOf(child.pid!),
     memoryAfterGc: () =>
       new Promise((resolve) => {

@@ -152,7 +152,6 @@ class Thread {
 }
 
 export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriverAdapterFactory {
-  const script = options.script ?? path.join(process.cwd(), "lib", "db", "worker.mjs");
   let current: Thread | null = null;
   let starting: Promise<Thread> | null = null;
   /** Set after a failed open: until `until`, queries fail at once with `reason`. */
@@ -170,13 +169,16 @@ export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriv
   async function start(): Promise<Thread> {
     // A file beside this one in the project, not bundled: each route of the build is a
     // bundle of its own, and a worker needs a file to start from.
-    const worker = new Worker(/*turbopackIgnore: true*/ script, {
+    const init = {
       workerData: {
         config: { url: options.file, fileMustExist: true, timeout: options.busyTimeoutMs },
         setup: options.setup,
         withoutSync: options.withoutSync,
       },
-    });
+    };
+    const worker = options.script
+      ? new Worker(/*turbopackIgnore: true*/ options.script, init)
+      : new Worker(/*turbopackIgnore: true*/ path.join(process.cwd(), "lib", "db", "worker.mjs"), init);
     const thread = new Thread(worker, options.queryTimeoutMs, onEnd);
     try {
       await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,91 @@
+/** What the fault tests share: oversized uploads, sign-up loops that record every answer, thread counts. */
+import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { uniqueSignupBody } from "@/bench/support/signups";
+
+/**
+ * Uploads `bytes` of body (declared in Content-Length, or chunked), a chunk at
+ * a time with a turn of the event loop between, and returns the answer's status
+ * with how much had been sent when it arrived. The upload stops as soon as the
+ * answer comes; a connection the server closes after answering is expected.
+ */
+export async function sendOversizedBody(
+  url: string,
+  options: { bytes: number; declared: boolean; headers: Record<string, string> },
+): Promise<{ status: number; sentBytes: number }> {
+  const chunk = Buffer.alloc(256 * 1024, 0x61);
+  let sent = 0;
+  let failure: Error | null = null;
+  const request = httpRequest(url, {
+    method: "POST",
+    headers: { ...options.headers, ...(options.declared ? { "content-length": String(options.bytes) } : {}) },
+  });
+  const answer = new Promise<{ status: number; sentBytes: number }>((resolve) => {
+    request.on("response", (response) => {
+      const result = { status: response.statusCode!, sentBytes: sent };
+      response.resume();
+      response.on("end", () => resolve(result));
+      response.on("error", () => resolve(result));
+    });
+  });
+  let answered = false;
+  void answer.then(() => (answered = true));
+  // The server may close the connection right after answering: a write error then is expected.
+  request.on("error", (error) => void (failure = error));
+  while (!answered && !failure && sent < options.bytes) {
+    sent += chunk.length;
+    if (!request.write(chunk)) await Promise.race([new Promise((resolve) => request.once("drain", resolve).once("close", resolve)), answer]);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (!answered && !failure) request.end();
+  const result = await Promise.race([answer, new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000))]);
+  request.destroy();
+  if (!result) throw failure ?? new Error("no answer within 10 s of the upload");
+  return result;
+}
+
+export type Answer = { email: string; status: number; ms: number; retryAfter: string | null };
+
+/**
+ * `loops` parallel loops posting valid, distinct sign-ups until `until()` says stop,
+ * each from its own client address (so the rate limit is not what answers).
+ */
+export async function signUpWhile(url: string, until: () => boolean, loops = 8): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  let sequence = 0;
+  await Promise.all(
+    Array.from({ length: loops }, async () => {
+      while (!until()) answers.push(await signUpOnce(url, `198.51.100.${1 + (sequence++ % 250)}`));
+    }),
+  );
+  return answers;
+}
+
+export async function signUpOnce(url: string, address = "198.51.100.1", tag = "fault"): Promise<Answer> {
+  const { email, body } = uniqueSignupBody(tag);
+  const started = performance.now();
+  try {
+    const response = await fetch(`${url}/api/waitlist`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": address },
+      body,
+    });
+    await response.arrayBuffer();
+    return { email, status: response.status, ms: performance.now() - started, retryAfter: response.headers.get("retry-after") };
+  } catch {
+    return { email, status: 0, ms: performance.now() - started, retryAfter: null };
+  }
+}
+
+/** The number of threads of a process, from /proc. */
+export function threadsOf(pid: number): number {
+  return Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+}
+
+export async function healthOf(url: string): Promise<{ status: number; ms: number; body: Record<string, unknown> }> {
+  const started = performance.now();
+  const response = await fetch(`${url}/api/health`);
+  return { status: response.status, ms: performance.now() - started, body: (await response.json()) as Record<string, unknown> };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
