@@ -5,7 +5,7 @@
 // database thread to throw an uncaught error. The message travels on a BroadcastChannel, which
 // reaches every thread of the process; preloads run in worker threads too, so the receiving end
 // is this same file, running inside the database thread (recognised by its workerData).
-const { isMainThread, workerData } = require("node:worker_threads");
+const { isMainThread, workerData } = process.getBuiltinModule("node:worker_threads");
 
 const CHANNEL = "fieldcrew-fault-probe";
 
