@@ -16,7 +16,7 @@ import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { databaseSettings, type DatabaseSettings } from "../env";
 import { PrismaClient } from "../generated/prisma/client";
 import { forgetSingleton, singleton } from "../singleton";
-import { betterSqlite3InWorker } from "./worker-connection";
+import { betterSqlite3InWorker, type WorkerConnectionOptions } from "./worker-connection";
 
 export { Prisma } from "../generated/prisma/client";
 export { DatabaseUnavailable, isTemporary, temporaryKind, type TemporaryKind } from "./errors";
@@ -60,7 +60,7 @@ export const WITHOUT_SYNC = "/* without sync */";
 export class DatabaseMissing extends Error {}
 
 /** The driver adapter for a database (prisma.config.ts makes the same choice for Prisma's CLI). */
-function driverAdapter(settings: DatabaseSettings): SqlDriverAdapterFactory {
+function driverAdapter(settings: DatabaseSettings, connection: ConnectionOptions): SqlDriverAdapterFactory {
   if (settings.driver === "libsql") return new PrismaLibSQL({ url: settings.url, authToken: settings.authToken });
   return betterSqlite3InWorker({
     file: settings.file,
@@ -69,22 +69,26 @@ function driverAdapter(settings: DatabaseSettings): SqlDriverAdapterFactory {
     withoutSync: WITHOUT_SYNC,
     queryTimeoutMs: QUERY_TIMEOUT_MS,
     reopenAfterMs: REOPEN_AFTER_MS,
+    ...connection,
   });
 }
+
+/** Other deadlines for the embedded file's thread, or another script for it (the fault tests' probe). */
+export type ConnectionOptions = Partial<Pick<WorkerConnectionOptions, "queryTimeoutMs" | "reopenAfterMs" | "script">>;
 
 /**
  * A new client on a database (by default the one the environment names). A
  * missing file is an error, not a silently created empty database: it means
  * migrations were not run.
  */
-export function createDatabase(settings: DatabaseSettings = databaseSettings()): Database {
+export function createDatabase(settings: DatabaseSettings = databaseSettings(), connection: ConnectionOptions = {}): Database {
   if (settings.file !== undefined && !existsSync(settings.file)) {
     const shown = path.relative(process.cwd(), settings.file) || settings.file;
     throw new DatabaseMissing(
       `There is no waitlist database at ${shown} yet. Run npm run db:migrate (npm start does it first).`,
     );
   }
-  return new PrismaClient({ adapter: driverAdapter(settings) });
+  return new PrismaClient({ adapter: driverAdapter(settings, connection) });
 }
 
 /** The process's one client for DATABASE_URL (lib/singleton.ts), made on first use (never at build time). */

@@ -54,22 +54,28 @@ export type WorkerConnectionOptions = {
 class Lock {
   private tail: Promise<void> = Promise.resolve();
 
-  /** Resolves with `release` (safe to call more than once) once every earlier holder has released. */
-  acquire(): Promise<() => void> {
+  /**
+   * Resolves with `release` (safe to call more than once) once every earlier holder has released.
+   * Rejects with `timeout()`'s error if that takes more than `timeoutMs`; the turn is then passed on unused.
+   */
+  acquire(timeoutMs: number, timeout: () => Error): Promise<() => void> {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const acquired = this.tail.then(() => release);
     this.tail = this.tail.then(() => released);
-    return acquired;
-  }
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    const release = await this.acquire();
-    try {
-      return await work();
-    } finally {
-      release();
-    }
+    return new Promise((resolve, reject) => {
+      let waiting = true;
+      const timer = setTimeout(() => {
+        waiting = false;
+        reject(timeout());
+        void acquired.then((turn) => turn());
+      }, timeoutMs);
+      void acquired.then((turn) => {
+        if (!waiting) return;
+        clearTimeout(timer);
+        resolve(turn);
+      });
+    });
   }
 }
 
@@ -214,7 +220,17 @@ export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriv
   }
 
   const lock = new Lock();
-  const run = <T>(op: string, arg?: unknown) => lock.run(async () => (await thread()).send<T>(op, arg));
+  // A query waiting behind a hung one gives up at the same deadline: nothing of it ran.
+  const turn = () =>
+    lock.acquire(options.queryTimeoutMs, () => new DatabaseUnavailable(`no turn on the database within ${options.queryTimeoutMs} ms`, "database_query_deadline"));
+  const run = async <T>(op: string, arg?: unknown): Promise<T> => {
+    const release = await turn();
+    try {
+      return await (await thread()).send<T>(op, arg);
+    } finally {
+      release();
+    }
+  };
 
   const adapter: DriverAdapter = {
     provider: "sqlite",
@@ -229,7 +245,7 @@ export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriv
       await last?.close();
     },
     async startTransaction(isolationLevel): Promise<DriverTransaction> {
-      const release = await lock.acquire();
+      const release = await turn();
       let owner: Thread;
       let started: { tx: number; options: DriverTransaction["options"] };
       try {

@@ -1,21 +1,33 @@
-// Test-only (node --require): lets a fault test break the database thread of a running server
-// from outside, the way a bug or a resource limit would. It is never loaded by the site itself.
+// Test-only (node --require, or imported by a test's database thread): lets a fault test break the
+// database thread of a running process from outside, the way a bug, a resource limit or a hung disk
+// would. The site never loads it.
 //
-// In the main thread, SIGWINCH (ignored by default, so harmless without this probe) tells every
-// database thread to throw an uncaught error. The message travels on a BroadcastChannel, which
-// reaches every thread of the process; preloads run in worker threads too, so the receiving end
-// is this same file, running inside the database thread (recognised by its workerData).
-const { isMainThread, workerData } = process.getBuiltinModule("node:worker_threads");
+// Preloads run in worker threads too, so this same file runs in the main thread and inside the
+// database thread (recognised by its workerData). Orders travel on a BroadcastChannel, which reaches
+// every thread of the process:
+// - { fault: "throw" }: an uncaught error in the database thread (its "error" event, then "exit");
+// - { fault: "exit-on-next-query" }: the thread exits as its next query arrives, before running it;
+// - { fault: "hang", ms }: the thread is blocked for ms, as on a disk that stopped answering.
+// From outside the process: SIGWINCH sends "throw", SIGURG a hang of FAULT_PROBE_HANG_MS (20 s).
+const { isMainThread, workerData, parentPort } = process.getBuiltinModule("node:worker_threads");
 
 const CHANNEL = "fieldcrew-fault-probe";
 
+function broadcast(order) {
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.postMessage(order);
+  setTimeout(() => channel.close(), 1_000).unref();
+}
+
 if (isMainThread) {
-  process.on("SIGWINCH", () => {
-    const channel = new BroadcastChannel(CHANNEL);
-    channel.postMessage({ fault: "throw" });
-    setTimeout(() => channel.close(), 1_000).unref();
-  });
+  process.on("SIGWINCH", () => broadcast({ fault: "throw" }));
+  process.on("SIGURG", () => broadcast({ fault: "hang", ms: Number(process.env.FAULT_PROBE_HANG_MS ?? 20_000) }));
 } else if (workerData && workerData.config && workerData.setup) {
+  let exitOnNextQuery = false;
+  // Registered before the thread's own handler (this file loads first), so it runs first.
+  parentPort.on("message", () => {
+    if (exitOnNextQuery) process.exit(1);
+  });
   const channel = new BroadcastChannel(CHANNEL);
   channel.unref();
   channel.onmessage = ({ data }) => {
@@ -24,7 +36,7 @@ if (isMainThread) {
         throw new Error("fault probe: an uncaught error in the database thread");
       });
     }
-    // Blocks the thread, as a hung disk would.
+    if (data.fault === "exit-on-next-query") exitOnNextQuery = true;
     if (data.fault === "hang") {
       const until = Date.now() + data.ms;
       while (Date.now() < until);
