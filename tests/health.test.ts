@@ -4,7 +4,11 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { captureLog } from "@/lib/log";
+import * as healthRoute from "@/app/api/health/route";
 import { GET } from "@/app/api/health/route";
+import * as challengeRoute from "@/app/api/waitlist/challenge/route";
+import * as entryRoute from "@/app/api/waitlist/entry/route";
+import * as signupRoute from "@/app/api/waitlist/route";
 import { getDatabase } from "@/lib/db";
 import { checkHealth, shippedMigrations } from "@/lib/health";
 import { setUpTestDatabase } from "./support/database";
@@ -61,5 +65,29 @@ describe("GET /api/health", () => {
     captured.stop();
     expect(health).toEqual({ status: "unavailable", database: "unreachable", problems: ["the database did not answer"] });
     expect(captured.text()).toContain("/srv/missing.db");
+  });
+});
+
+describe("methods other than the one each route takes", () => {
+  it.each([
+    ["/api/health", healthRoute, "GET", "Use GET to check this instance's health."],
+    ["/api/waitlist/challenge", challengeRoute, "GET", "Use GET to get a new security question."],
+    ["/api/waitlist", signupRoute, "POST", "Use POST to join the waitlist."],
+    ["/api/waitlist/entry", entryRoute, "POST", "Use the Confirm and Remove buttons on your waitlist page (they POST a form)."],
+  ] as const)("%s answers 405 with its own Allow and a sentence about itself", async (_, route, allow, sentence) => {
+    const other = (allow === "GET" ? route.POST : route.GET) as () => Response;
+    const response = other();
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe(allow);
+    expect(await response.json()).toEqual({ error: sentence, code: "method_not_allowed" });
+  });
+});
+
+describe("a database that does not answer in time", () => {
+  it("is a 503 within the deadline, named busy", async () => {
+    const started = performance.now();
+    const health = await checkHealth(() => ({ $queryRaw: () => new Promise(() => {}) }) as never, shippedMigrations(), 200);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(health).toMatchObject({ status: "unavailable", database: "busy" });
   });
 });

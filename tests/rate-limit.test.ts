@@ -5,12 +5,32 @@
 import { describe, expect, it } from "vitest";
 import { createDatabase, getDatabase, type Database } from "@/lib/db";
 import { databaseSettings, parseEnv } from "@/lib/env";
-import { SharedRateLimiter } from "@/lib/security/rate-limit";
+import { limitKeyOf, SharedRateLimiter } from "@/lib/security/rate-limit";
 import { setUpTestDatabase } from "./support/database";
 
 const { url } = setUpTestDatabase();
 
 const windows = () => getDatabase().rateLimitWindow.findMany({ orderBy: { key: "asc" } });
+
+describe("what an address is counted as", () => {
+  it("an IPv4 address on its own, an IPv6 address by its /64 network", () => {
+    expect(limitKeyOf("203.0.113.7")).toBe("203.0.113.7");
+    expect(limitKeyOf("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:1:2::/64");
+    expect(limitKeyOf("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64");
+    expect(limitKeyOf("2001:0db8:0001:0002:0000:0000:0000:0009")).toBe("2001:db8:1:2::/64");
+    expect(limitKeyOf("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(limitKeyOf("2001:db8:1:3::1")).not.toBe(limitKeyOf("2001:db8:1:2::1"));
+    expect(limitKeyOf("unknown")).toBe("unknown");
+  });
+
+  it("lets one /64 have the attempts of one address, whatever addresses in it it uses", async () => {
+    const limiter = new SharedRateLimiter({ max: 3, windowMs: 60_000 });
+    const decisions = [];
+    for (let i = 1; i <= 5; i += 1) decisions.push(await limiter.attempt(`2001:db8:77:1::${i.toString(16)}`, 1_000));
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, false, false]);
+    expect(await limiter.attempt("2001:db8:77:2::1", 1_000)).toEqual({ allowed: true });
+  });
+});
 
 describe("SharedRateLimiter", () => {
   it("allows max attempts per window and key, says how long to wait, and starts again after the window", async () => {

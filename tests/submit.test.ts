@@ -8,6 +8,7 @@ import * as challengeRoute from "@/app/api/waitlist/challenge/route";
 import * as signupRoute from "@/app/api/waitlist/route";
 import { solve } from "@/lib/waitlist/challenge";
 import { waitlistSignupSchema, type SignupRequestBody } from "@/lib/waitlist/schema";
+import { VISITOR_MESSAGES } from "@/lib/waitlist/messages";
 import { fetchChallenge, submitSignup } from "@/lib/waitlist/submit";
 import { setUpTestDatabase } from "./support/database";
 import { validSignup } from "./support/requests";
@@ -91,5 +92,18 @@ describe("submitSignup", () => {
     for (const failing of [offline, proxyPage, limited]) {
       expect(await submitSignup(body, failing)).toEqual({ ok: false, message: GENERIC });
     }
+  });
+
+  it("asks to try again in a moment when the server answers 503 (nothing was stored; the form stays as it is)", async () => {
+    const body = await answeredSignup();
+    for (const code of ["temporarily_unavailable", "overloaded"]) {
+      const busy: typeof fetch = async () => Response.json({ error: "…", code }, { status: 503, headers: { "Retry-After": "5" } });
+      const result = await submitSignup(body, busy);
+      expect(result).toEqual({ ok: false, message: VISITOR_MESSAGES.busy });
+      expect(VISITOR_MESSAGES.busy).toContain("try again in a moment");
+    }
+    // The server's own plain-text 503 (too many requests in flight) reads the same way.
+    const shed: typeof fetch = async () => new Response("The site is very busy right now.", { status: 503 });
+    expect(await submitSignup(body, shed)).toEqual({ ok: false, message: VISITOR_MESSAGES.busy });
   });
 });

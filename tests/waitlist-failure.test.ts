@@ -7,12 +7,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/waitlist/route";
+import { API_ERRORS } from "@/lib/waitlist/messages";
 import { getDatabase } from "@/lib/db";
 import { captureLog } from "@/lib/log";
-import { setUpTestDatabase, storedEntries } from "./support/database";
+import { holdWriteLock, setUpTestDatabase, storedEntries } from "./support/database";
 import { answerOf, jsonRequest, signupBody } from "./support/requests";
 
-setUpTestDatabase();
+const { file: databaseFile } = setUpTestDatabase();
 
 /** Changes the test's database through the site's own client (and so its driver). */
 async function sql(statement: string) {
@@ -81,6 +82,30 @@ describe("POST /api/waitlist when the database fails", () => {
       expect(captured.text()).toMatch(/waitlist_entries/);
     } finally {
       await sql("ALTER TABLE waitlist_entries_moved RENAME TO waitlist_entries");
+    }
+  });
+});
+
+describe("POST /api/waitlist when the database is temporarily unavailable", () => {
+  it("answers 503 with Retry-After, not 500, while another process holds the write lock, stores nothing, and 201 once it is released", async () => {
+    const lock = await holdWriteLock(databaseFile);
+    const captured = captureLog();
+    try {
+      const signups = [signupBody(), signupBody(), signupBody()];
+      const answers = await Promise.all(signups.map(async (signup) => POST(jsonRequest(signup))));
+      for (const response of answers) {
+        expect(response.status).toBe(503);
+        expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(await response.json()).toEqual({ error: API_ERRORS.temporarily_unavailable, code: "temporarily_unavailable" });
+      }
+      expect(captured.lines).toContainEqual(expect.objectContaining({ fault: "database_busy" }));
+      await lock.release();
+      expect(await storedEntries()).toEqual([]);
+      // The same sign-ups, sent again: nothing of them was stored, and their questions were not used up.
+      expect((await Promise.all(signups.map(async (signup) => (await POST(jsonRequest(signup))).status)))).toEqual([201, 201, 201]);
+    } finally {
+      captured.stop();
+      await lock.release();
     }
   });
 });

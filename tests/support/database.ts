@@ -1,4 +1,6 @@
 import { copyFileSync } from "node:fs";
+import { createClient } from "@libsql/client";
+import BetterSqlite3 from "better-sqlite3";
 import path from "node:path";
 import { afterAll, beforeEach, inject } from "vitest";
 import { closeDatabase, getDatabase } from "@/lib/db";
@@ -54,4 +56,34 @@ export async function storedEntries(): Promise<StoredEntry[]> {
   const rows = await getDatabase().$queryRaw<(StoredEntry & { stored_at: string })[]>`
     SELECT *, CAST(created_at AS TEXT) AS stored_at FROM waitlist_entries ORDER BY id`;
   return rows.map(({ stored_at, ...row }) => ({ ...row, id: Number(row.id), created_at: stored_at }));
+}
+
+/**
+ * Another process's long write transaction (an operator's shell, a backup tool): BEGIN IMMEDIATE
+ * on a connection of the test's own, with the driver under test (libSQL's embedded engine keeps
+ * its own locks, which a better-sqlite3 connection does not take part in). Held until release().
+ */
+export async function holdWriteLock(file: string): Promise<{ release: () => Promise<void> }> {
+  if (process.env.DATABASE_DRIVER === "libsql") {
+    const client = createClient({ url: `file:${file}` });
+    const transaction = await client.transaction("write");
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        await transaction.commit();
+        client.close();
+      },
+    };
+  }
+  const holder = new BetterSqlite3(file);
+  holder.exec("BEGIN IMMEDIATE");
+  return {
+    release: async () => {
+      if (!holder.open) return;
+      if (holder.inTransaction) holder.exec("COMMIT");
+      holder.close();
+    },
+  };
 }
