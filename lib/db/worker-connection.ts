@@ -112,8 +112,17 @@ class Thread {
       if (reply.ok) pending.resolve(reply.value);
       else pending.reject(errorFrom(reply.error));
     });
-    worker.on("error", (error) => this.end(new DatabaseUnavailable(`the database thread failed: ${error.message}`, "database_worker_died", { cause: error })));
-    worker.on("exit", (code) => this.end(new DatabaseUnavailable(`the database thread exited (code ${code})`, "database_worker_died")));
+    // An error is always followed by "exit", and Node delivers every answer the thread posted before
+    // "exit": so the thread ends there, and a query it finished just before failing keeps its answer.
+    let failure: Error | undefined;
+    worker.on("error", (error) => void (failure = error));
+    worker.on("exit", (code) =>
+      this.end(
+        failure
+          ? new DatabaseUnavailable(`the database thread failed: ${failure.message}`, "database_worker_died", { cause: failure })
+          : new DatabaseUnavailable(`the database thread exited (code ${code})`, "database_worker_died"),
+      ),
+    );
   }
 
   send<T>(op: string, arg?: unknown, tx?: number): Promise<T> {
