@@ -58,27 +58,35 @@ export async function readBoundedText(
   const declared = request.headers.get("content-length");
   if (declared !== null && !(Number(declared) <= limit)) return TOO_LARGE;
   if (!request.body) return "";
-  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        void reader.cancel().catch(() => {});
-        return TOO_LARGE;
-      }
-      chunks.push(value);
-    }
+    // A declared size within the limit is held to by the HTTP parser: one read is enough (and quicker).
+    if (declared !== null && Number.isInteger(Number(declared))) chunks.push(new Uint8Array(await request.arrayBuffer()));
+    else if (!(await readChunks(request.body, limit, chunks))) return TOO_LARGE;
+    if (chunks.length === 1 && chunks[0]!.byteLength > limit) return TOO_LARGE; // a Request made in-process can say anything
   } catch {
     return UNREADABLE;
   }
   try {
-    return decoder.decode(Buffer.concat(chunks));
+    return decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   } catch {
     return NOT_UTF8;
+  }
+}
+
+/** Reads into `chunks` until the end (true), or stops as soon as the size passes `limit` (false). */
+async function readChunks(body: ReadableStream<Uint8Array>, limit: number, chunks: Uint8Array[]): Promise<boolean> {
+  const reader = body.getReader();
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return true;
+    size += value.byteLength;
+    if (size > limit) {
+      void reader.cancel().catch(() => {});
+      return false;
+    }
+    chunks.push(value);
   }
 }
 
