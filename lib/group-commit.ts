@@ -21,17 +21,21 @@ export class NotWritten extends Error {
   }
 }
 
-type Waiting<Item, Result> = { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void; cleanUp: () => void };
+type Waiting<Item, Result> = { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void; deadline?: number };
 
 export type GroupCommitOptions = {
   /** Items that may wait for the next batch; more are refused at once (NotWritten "overloaded"). */
   maxPending?: number;
 };
 
+/** How often waiting items are checked against their deadlines (one timer per writer, only while some wait). */
+const DEADLINE_CHECK_MS = 100;
+
 export class GroupCommit<Item, Result> {
   private pending: Waiting<Item, Result>[] = [];
   private scheduled = false;
   private writing: Promise<void> | null = null;
+  private deadlineTimer: NodeJS.Timeout | undefined;
   private readonly maxPending: number;
 
   /**
@@ -47,32 +51,43 @@ export class GroupCommit<Item, Result> {
   }
 
   /**
-   * Queues `item` for the next batch. When `signal` aborts while the item still
-   * waits, it leaves the queue unwritten and the promise rejects with NotWritten
-   * "request_deadline"; once its batch is being written it runs to its outcome,
-   * so an answer never says "not stored" about something that was.
+   * Queues `item` for the next batch. When `deadline` (ms since 1970, the
+   * wall clock) passes while the item still waits, it leaves the queue
+   * unwritten and the promise rejects with NotWritten "request_deadline"; once
+   * its batch is being written it runs to its outcome, so an answer never says
+   * "not stored" about something that was. (A deadline is a number checked by
+   * one timer, not an AbortSignal per item: Node 20 keeps a timeout signal
+   * that had a listener alive, which under load grew the heap without bound.)
    */
-  submit(item: Item, signal?: AbortSignal): Promise<Result> {
-    if (signal?.aborted) return Promise.reject(new NotWritten("request_deadline"));
+  submit(item: Item, deadline?: number): Promise<Result> {
+    if (deadline !== undefined && Date.now() >= deadline) return Promise.reject(new NotWritten("request_deadline"));
     if (this.pending.length >= this.maxPending) return Promise.reject(new NotWritten("overloaded"));
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        const index = this.pending.indexOf(waiting);
-        if (index === -1) return; // already in a batch being written
-        this.pending.splice(index, 1);
-        reject(new NotWritten("request_deadline"));
-      };
-      const cleanUp = () => signal?.removeEventListener("abort", onAbort);
-      const waiting: Waiting<Item, Result> = {
-        item,
-        resolve: (result) => (cleanUp(), resolve(result)),
-        reject: (error) => (cleanUp(), reject(error)),
-        cleanUp,
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.pending.push(waiting);
+      this.pending.push({ item, resolve, reject, deadline });
+      if (deadline !== undefined) this.watchDeadlines();
       this.schedule();
     });
+  }
+
+  private watchDeadlines(): void {
+    if (this.deadlineTimer) return;
+    this.deadlineTimer = setInterval(() => this.expire(), DEADLINE_CHECK_MS);
+    this.deadlineTimer.unref();
+  }
+
+  /** Takes out, unwritten, the waiting items whose deadline has passed; stops watching when none has one. */
+  private expire(): void {
+    const now = Date.now();
+    const kept: Waiting<Item, Result>[] = [];
+    for (const waiting of this.pending) {
+      if (waiting.deadline !== undefined && waiting.deadline <= now) waiting.reject(new NotWritten("request_deadline"));
+      else kept.push(waiting);
+    }
+    this.pending = kept;
+    if (!kept.some((waiting) => waiting.deadline !== undefined)) {
+      clearInterval(this.deadlineTimer);
+      this.deadlineTimer = undefined;
+    }
   }
 
   /** Items waiting for the next batch (not counting the one being written). */
@@ -100,10 +115,9 @@ export class GroupCommit<Item, Result> {
   }
 
   private async flush(): Promise<void> {
+    // From here on the batch's items are written whatever their callers' deadlines say.
     const batch = this.pending;
     this.pending = [];
-    // From here on the batch's items are written whatever their callers' deadlines say.
-    for (const waiting of batch) waiting.cleanUp();
     if (batch.length === 0) return;
     let outcomes: Outcome<Result>[];
     try {

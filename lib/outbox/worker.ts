@@ -188,7 +188,7 @@ export class DeliveryWorker {
         const controller = new AbortController();
         this.inFlight.set(delivery.id, controller);
         try {
-          const outcome = await this.attempt(delivery, entryById.get(delivery.entryId), controller.signal);
+          const outcome = await this.attempt(delivery, entryById.get(delivery.entryId), controller);
           await this.recorder.submit({ delivery, outcome });
         } finally {
           this.inFlight.delete(delivery.id);
@@ -201,24 +201,38 @@ export class DeliveryWorker {
     return claimed.length;
   }
 
-  /** One attempt, cut off at attemptDeadlineMs (or when a stop aborts `stopSignal`) whatever the channel does. */
-  private async attempt(delivery: Delivery, entry: WaitlistEntry | undefined, stopSignal: AbortSignal): Promise<Attempted> {
+  /**
+   * One attempt, cut off at attemptDeadlineMs, or when a stop aborts it, whatever the channel does.
+   * `controller` is the attempt's own: its timer is cleared when the attempt ends (Node 20 keeps
+   * AbortSignal.timeout()/any() signals alive long after, which grows the heap under load).
+   */
+  private async attempt(delivery: Delivery, entry: WaitlistEntry | undefined, controller: AbortController): Promise<Attempted> {
     // Removed since it was claimed: its rows went with it, nothing to send.
     if (!entry) return { delivered: true };
     const deadlineMs = this.attemptDeadlineMs;
-    const signal = AbortSignal.any([stopSignal, AbortSignal.timeout(deadlineMs)]);
-    const cutOff = new Promise<Attempted>((resolve) =>
-      signal.addEventListener("abort", () => resolve({ delivered: false, retry: true, problem: `cut off after ${deadlineMs} ms` }), { once: true }),
-    );
+    const { signal } = controller;
+    let stoppedByDeadline = false;
+    const timer = setTimeout(() => {
+      stoppedByDeadline = true;
+      controller.abort(new Error(`the attempt's deadline (${deadlineMs} ms) passed`));
+    }, deadlineMs);
+    let cutOffListener: (() => void) | undefined;
+    const cutOff = new Promise<Attempted>((resolve) => {
+      cutOffListener = () => resolve({ delivered: false, retry: true, problem: `cut off after ${deadlineMs} ms` });
+      signal.addEventListener("abort", cutOffListener, { once: true });
+    });
     let outcome: Attempted;
     try {
       outcome = await Promise.race([this.channels[delivery.kind]!(delivery, entry, signal), cutOff]);
     } catch (error) {
       outcome = { delivered: false, retry: true, problem: error instanceof Error ? error.message : String(error) };
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", cutOffListener!);
     }
     // Cut off by a shutdown: not the receiver's fault, so due again at once, from any instance.
-    if (!outcome.delivered && stopSignal.aborted) return { delivered: false, retry: true, problem: "cut off by a shutdown", now: true };
-    if (!outcome.delivered && signal.aborted) {
+    if (!outcome.delivered && signal.aborted && !stoppedByDeadline) return { delivered: false, retry: true, problem: "cut off by a shutdown", now: true };
+    if (!outcome.delivered && stoppedByDeadline) {
       log.warn(
         { fault: "delivery_attempt_deadline", kind: delivery.kind, delivery_id: delivery.id, entry_id: delivery.entryId, deadline_ms: deadlineMs },
         "delivery attempt cut off at its deadline; it will be retried",

@@ -24,9 +24,9 @@ export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfter
 export interface RateLimiter {
   /**
    * Records one attempt by `key` at `now` (ms since 1970) and says whether it may go ahead.
-   * `signal`: the request's deadline; an attempt not yet recorded when it aborts is dropped (NotWritten).
+   * `deadline` (ms since 1970): an attempt not yet recorded by then is dropped (NotWritten).
    */
-  attempt(key: string, now: number, signal?: AbortSignal): Promise<RateLimitDecision>;
+  attempt(key: string, now: number, deadline?: number): Promise<RateLimitDecision>;
 }
 
 export type SharedRateLimiterOptions = {
@@ -77,8 +77,8 @@ export class SharedRateLimiter implements RateLimiter {
     this.writer = new GroupCommit((batch) => this.record(batch), { maxPending });
   }
 
-  attempt(key: string, now: number, signal?: AbortSignal): Promise<RateLimitDecision> {
-    return this.writer.submit({ key: limitKeyOf(key), now }, signal);
+  attempt(key: string, now: number, deadline?: number): Promise<RateLimitDecision> {
+    return this.writer.submit({ key: limitKeyOf(key), now }, deadline);
   }
 
   /** Deletes the windows that have ended by `now`; returns how many. */

@@ -113,8 +113,8 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
 
   return async function handleSignupRequest(request: Request, afterThisResponse = afterResponse): Promise<Response> {
     let signup: WaitlistSignup | undefined;
-    // Past it, a sign-up still waiting for its turn to be written leaves the queue unwritten (503).
-    const deadline = AbortSignal.timeout(deadlineMs);
+    // Past it (wall clock), a sign-up still waiting for its turn to be written leaves the queue unwritten (503).
+    const deadline = Date.now() + deadlineMs;
     try {
       // Every attempt counts, whatever becomes of it, so probing costs the same as signing up.
       const client = request.headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN_CLIENT;
@@ -165,7 +165,7 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
         deliveries,
         recipientKey: deliveries.includes("email") ? recipientKey(secret, signup.email) : null,
         database: database(),
-        signal: deadline,
+        deadline,
         maxPending: options.maxPendingWrites,
       });
       if (result.outcome === "duplicate") return refuse(409, "already_registered");

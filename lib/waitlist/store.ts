@@ -245,17 +245,17 @@ export type AddOptions = {
   /** Required with an "email" delivery: recipientKey() of the address. */
   recipientKey?: string | null;
   database?: Database;
-  /** Aborts the wait for a batch (the request's deadline): rejected with NotWritten, nothing stored. */
-  signal?: AbortSignal;
+  /** When the wait for a batch ends (the request's deadline, ms since 1970): rejected with NotWritten, nothing stored. */
+  deadline?: number;
   /** Sign-ups that may wait for the next batch (WAITLIST_MAX_PENDING_WRITES); more are refused with NotWritten. */
   maxPending?: number;
 };
 
 /** Adds a sign-up, committed together with the others arriving at the same moment. */
 export function addToWaitlist(signup: NewSignup, options: AddOptions = {}): Promise<StoreResult> {
-  const { challengeId = null, deliveries = [], recipientKey = null, database = getDatabase(), signal, maxPending } = options;
+  const { challengeId = null, deliveries = [], recipientKey = null, database = getDatabase(), deadline, maxPending } = options;
   if (deliveries.includes("email") && !recipientKey) throw new Error("an email delivery needs the address's recipientKey");
-  return writerFor(database, maxPending).submit({ signup, challengeId, deliveries, recipientKey }, signal);
+  return writerFor(database, maxPending).submit({ signup, challengeId, deliveries, recipientKey }, deadline);
 }
 
 /**

@@ -47,6 +47,12 @@ export function webhookChannel(options: WebhookOptions): Channel {
   return async function deliverWebhook(delivery: Delivery, entry: WaitlistEntry, deadline: AbortSignal): Promise<Attempted> {
     const body = webhookBody(entry);
     const sentAt = new Date(now());
+    // Its own timeout, or the attempt's deadline (half the lease) if that comes first. A controller
+    // of its own with a timer cleared at the end, not AbortSignal.timeout()/any(), which Node 20 keeps alive.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException("timed out", "TimeoutError")), timeoutMs);
+    const onDeadline = () => controller.abort(deadline.reason);
+    deadline.addEventListener("abort", onDeadline, { once: true });
     try {
       const response = await fetchImpl(url, {
         method: "POST",
@@ -59,17 +65,19 @@ export function webhookChannel(options: WebhookOptions): Channel {
           "webhook-signature": signer.sign(delivery.id, sentAt, body),
         },
         body,
-        // Its own timeout, or the attempt's deadline (half the lease) if that comes first.
-        signal: AbortSignal.any([deadline, AbortSignal.timeout(timeoutMs)]),
+        signal: controller.signal,
         redirect: "error",
       });
       await response.body?.cancel();
       if (response.ok) return { delivered: true };
       return { delivered: false, retry: isRetryable(response.status), problem: `HTTP ${response.status}` };
-    } catch (error) {
+    } catch {
       if (deadline.aborted) return { delivered: false, retry: true, problem: "cut off at the attempt's deadline" };
-      const timedOut = error instanceof Error && error.name === "TimeoutError";
+      const timedOut = controller.signal.aborted;
       return { delivered: false, retry: true, problem: timedOut ? `no answer within ${timeoutMs} ms` : "connection failed" };
+    } finally {
+      clearTimeout(timer);
+      deadline.removeEventListener("abort", onDeadline);
     }
   };
 }
