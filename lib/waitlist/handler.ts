@@ -16,7 +16,7 @@ import type { RateLimiter } from "../security/rate-limit";
 import type { DeliveryKind } from "../outbox/worker";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
-import { fieldErrorsOf, HONEYPOT_FIELD, waitlistSignupSchema, type WaitlistSignup } from "./schema";
+import { fieldErrorsOf, FREE_TEXT_FIELDS, HONEYPOT_FIELD, waitlistSignupSchema, type WaitlistSignup } from "./schema";
 import { addToWaitlist, recipientKey } from "./store";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -91,9 +91,10 @@ function logFailure(requestId: string, error: unknown, signup?: WaitlistSignup):
   );
 }
 
-/** Every free-text value of a sign-up (and its email) removed from `text`. */
+/** Every value the visitor typed freely (FREE_TEXT_FIELDS, the email included) removed from `text`. */
 function redactSignup(text: string, signup: WaitlistSignup): string {
-  const values = Object.values(signup).filter((value): value is string => typeof value === "string" && value.length >= 3);
+  // Values of one or two characters identify nobody, and cutting them out would mangle the whole text.
+  const values = FREE_TEXT_FIELDS.map((field) => signup[field]).filter((value): value is string => typeof value === "string" && value.length >= 3);
   return values.reduce((result, value) => result.split(value).join("[redacted]"), text);
 }
 

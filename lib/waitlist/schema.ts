@@ -74,6 +74,15 @@ export const waitlistSignupSchema = z.object({
   utm_campaign: optionalText("utm_campaign", LIMITS.utm),
 });
 
+/**
+ * The fields a visitor types freely (every field but the fixed choices): what the
+ * log must never carry (lib/waitlist/handler.ts cuts them out of error text).
+ * Derived from the schema, so a new text field is covered without a list to update.
+ */
+export const FREE_TEXT_FIELDS = Object.entries(waitlistSignupSchema.shape)
+  .filter(([, field]) => !(field instanceof z.ZodEnum))
+  .map(([name]) => name as keyof z.output<typeof waitlistSignupSchema>);
+
 /** The sign-up's origin: stored with it, shown by the operator tool. */
 export const SOURCE_FIELDS = ["source_page", "utm_source", "utm_medium", "utm_campaign"] as const;
 export type SignupSource = { [K in (typeof SOURCE_FIELDS)[number]]: string | null };
