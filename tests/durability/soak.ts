@@ -12,8 +12,8 @@
  */
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "./support/site-server";
-import { uniqueSignupBody } from "./support/signups";
+import { ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "../../bench/support/site-server";
+import { uniqueSignupBody } from "../../bench/support/signups";
 
 const PORT = Number(process.env.SOAK_PORT ?? 3231);
 const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 2_000);

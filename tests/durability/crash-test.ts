@@ -7,8 +7,8 @@
  *   npm run test:crash
  */
 import Database from "better-sqlite3";
-import { ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer } from "./support/site-server";
-import { uniqueSignupBody } from "./support/signups";
+import { ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer } from "../../bench/support/site-server";
+import { uniqueSignupBody } from "../../bench/support/signups";
 
 const PORT = Number(process.env.CRASH_PORT ?? 3230);
 const ROUNDS = 3;
