@@ -30,7 +30,7 @@ import { parseEnv } from "./lib/env";
 import { markShuttingDown } from "./lib/health";
 import { REQUEST_ID_HEADER, RETRY_AFTER_SECONDS } from "./lib/http";
 import { errorFields, log } from "./lib/log";
-import { deliveriesAtStart, getDeliveryWorker } from "./lib/outbox/instance";
+import { deliveriesAtStart, getDeliveryWorker } from "./lib/waitlist/deliveries";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
 import { securityHeaders, visitorPageHeaders } from "./lib/security/headers";
 import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";

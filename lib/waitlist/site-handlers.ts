@@ -6,7 +6,7 @@
  * own settings from handler.ts and visitor-entry.ts.
  */
 import { parseEnv } from "../env";
-import { getDeliveryWorker } from "../outbox/instance";
+import { getDeliveryWorker } from "./deliveries";
 import { SharedRateLimiter } from "../security/rate-limit";
 import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";

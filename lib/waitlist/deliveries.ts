@@ -1,16 +1,18 @@
 /**
  * This instance's delivery worker, configured by the environment (.env.example):
- * one channel per configured receiver. One per process: server.ts starts it and
+ * the waitlist registers its channels (the webhook, the confirmation email) with
+ * the outbox's mechanics (lib/outbox/worker.ts), which know no channel of their
+ * own. One channel per configured receiver. One per process: server.ts starts it and
  * the sign-up route (its own bundle, with its own copy of this module) prompts
  * it after each answer; both must reach the same worker.
  */
 import { hostname } from "node:os";
 import { parseEnv, type Env } from "../env";
+import { DeliveryWorker, type Channel, type DeliveryKind } from "../outbox/worker";
 import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";
-import { confirmationEmailChannel } from "../waitlist/confirmation-email";
-import { webhookChannel } from "../waitlist/webhook";
-import { DeliveryWorker, type Channel, type DeliveryKind } from "./worker";
+import { confirmationEmailChannel } from "./confirmation-email";
+import { webhookChannel } from "./webhook";
 
 /** The name leases and logs carry: INSTANCE_ID, or the host name and process id. */
 export function instanceName(env: Env): string {
