@@ -7,6 +7,8 @@
  * Each caller is answered only after the batch that holds its item committed,
  * so nothing is acknowledged before it is on disk.
  */
+import type { FaultKind } from "./log";
+
 export type Outcome<Result> = { ok: Result } | { error: unknown };
 
 /**
@@ -15,7 +17,7 @@ export type Outcome<Result> = { ok: Result } | { error: unknown };
  * it waited ("request_deadline"). Temporary: the visitor gets 503.
  */
 export class NotWritten extends Error {
-  constructor(readonly kind: "overloaded" | "request_deadline") {
+  constructor(readonly kind: Extract<FaultKind, "overloaded" | "request_deadline">) {
     super(kind === "overloaded" ? "too many writes are waiting" : "the request's deadline passed before its write began");
     this.name = "NotWritten";
   }

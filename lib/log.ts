@@ -6,7 +6,8 @@
  * What goes in: request ids, routes, statuses, durations, fault kinds, ids of
  * rows. What never goes in: emails, names, phone numbers, notes, entry tokens
  * (callers log ids and kinds, not values; server.ts logs the visitor's page
- * without its token). A line about a fault carries `fault`, one of FaultKind.
+ * without its token). A line about a fault carries `fault`, one of FaultKind
+ * (the kinds errors carry are typed by it; docs/operations.md says what each means).
  */
 import { createRequire } from "node:module";
 import pino, { type Logger } from "pino";

@@ -6,13 +6,14 @@
  * failure means nothing was written: the visitor gets 503 with Retry-After and
  * can send the same sign-up again (docs/operations.md, "When things go wrong").
  */
+import type { FaultKind } from "../log";
 
 /** The database cannot be reached or used right now; its message says why, for the log. */
 export class DatabaseUnavailable extends Error {
   constructor(
     message: string,
-    /** What an operator looks for in the log (lib/log.ts FaultKind). */
-    readonly kind: "database_worker_died" | "database_open_failed" | "database_query_deadline" | "database_unavailable" = "database_unavailable",
+    /** What an operator looks for in the log. */
+    readonly kind: Extract<FaultKind, "database_worker_died" | "database_open_failed" | "database_query_deadline" | "database_unavailable"> = "database_unavailable",
     options?: { cause?: unknown },
   ) {
     super(message, options);
@@ -20,7 +21,7 @@ export class DatabaseUnavailable extends Error {
   }
 }
 
-export type TemporaryKind = "database_busy" | "database_unavailable" | DatabaseUnavailable["kind"];
+export type TemporaryKind = Extract<FaultKind, "database_busy"> | DatabaseUnavailable["kind"];
 
 /** SQLite's primary result codes that say "not now", by name and by number (libSQL reports numbers). */
 const LOCKED = ["SQLITE_BUSY", "SQLITE_LOCKED"];
