@@ -28,7 +28,7 @@ import nextEnv from "@next/env";
 import { closeDatabase } from "./lib/db";
 import { parseEnv } from "./lib/env";
 import { markShuttingDown } from "./lib/health";
-import { REQUEST_ID_HEADER, RETRY_AFTER_SECONDS } from "./lib/http";
+import { REQUEST_ID_HEADER, retryLater } from "./lib/http";
 import { errorFields, log } from "./lib/log";
 import { deliveriesAtStart, getDeliveryWorker } from "./lib/waitlist/deliveries";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
@@ -82,8 +82,9 @@ function isDecodable(pathname: string): boolean {
 
 /**
  * No route takes a larger body (the sign-up's 16 KiB is the largest). A request that declares a
- * bigger one is refused before a byte of it is read, and its connection closed; one that does not
- * declare its size is cut off by the route's own bounded reader (lib/http.ts).
+ * bigger one is refused before a byte of it is read (what follows is discarded for LINGER_MS, then
+ * the connection is closed); one that does not declare its size is cut off by the route's own
+ * bounded reader (lib/http.ts).
  */
 const MAX_REQUEST_BYTES = 64 * 1024;
 /** How long the rest of a refused body is read and discarded before the connection is closed. */
@@ -141,7 +142,7 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
   }
   if (inFlight > env.WAITLIST_MAX_IN_FLIGHT && pathname !== HEALTH_PATH) {
     log.warn({ fault: "overloaded", request_id: requestId, in_flight: inFlight - 1 }, "too many requests in flight: 503");
-    return answerAtOnce(response, 503, "The site is very busy right now. Please try again in a few seconds.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
+    return answerAtOnce(response, 503, "The site is very busy right now. Please try again in a few seconds.", retryLater());
   }
   if (!dev && pathname.startsWith(`${ENTRY_PAGE_PATH}/`)) {
     const visitorPage = visitorPageHeaders(randomBytes(16).toString("base64"));

@@ -99,7 +99,8 @@ class Thread {
   constructor(
     readonly worker: Worker,
     private readonly queryTimeoutMs: number,
-    private readonly onEnd: (thread: Thread, reason: DatabaseUnavailable) => void,
+    /** Told once the thread has ended, with how many queries it left unanswered. */
+    private readonly onEnd: (thread: Thread, reason: DatabaseUnavailable, unanswered: number) => void,
   ) {
     worker.on("message", (reply: Reply | { ready: boolean }) => {
       if (!("id" in reply) || typeof reply.id !== "number") return;
@@ -154,6 +155,7 @@ class Thread {
   end(reason: DatabaseUnavailable): void {
     if (this.ended) return;
     this.ended = reason;
+    const unanswered = this.waiting.size;
     for (const pending of this.waiting.values()) {
       clearTimeout(pending.timer);
       pending.reject(reason);
@@ -162,7 +164,7 @@ class Thread {
     this.releaseTransaction?.();
     this.releaseTransaction = null;
     void this.worker.terminate();
-    this.onEnd(this, reason);
+    this.onEnd(this, reason, unanswered);
   }
 }
 
@@ -173,10 +175,11 @@ export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriv
   let openFailure: { reason: DatabaseUnavailable; until: number } | null = null;
   let disposed = false;
 
-  function onEnd(thread: Thread, reason: DatabaseUnavailable): void {
+  function onEnd(thread: Thread, reason: DatabaseUnavailable, unanswered: number): void {
     if (current === thread) current = null;
+    // A failed open is logged where it is known (start), with when it is tried again.
     if (reason.kind !== "database_open_failed") {
-      log.error({ fault: reason.kind, waiting: thread.waiting.size }, `database connection lost: ${reason.message}; the next query opens a new one`);
+      log.error({ fault: reason.kind, unanswered }, `database connection lost: ${reason.message}; the next query opens a new one`);
     }
   }
 

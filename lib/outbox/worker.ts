@@ -211,33 +211,30 @@ export class DeliveryWorker {
     if (!entry) return { delivered: true };
     const deadlineMs = this.attemptDeadlineMs;
     const { signal } = controller;
-    let stoppedByDeadline = false;
-    const timer = setTimeout(() => {
-      stoppedByDeadline = true;
-      controller.abort(new Error(`the attempt's deadline (${deadlineMs} ms) passed`));
-    }, deadlineMs);
-    let cutOffListener: (() => void) | undefined;
-    const cutOff = new Promise<Attempted>((resolve) => {
-      cutOffListener = () => resolve({ delivered: false, retry: true, problem: `cut off after ${deadlineMs} ms` });
-      signal.addEventListener("abort", cutOffListener, { once: true });
+    const deadlinePassed = new Error(`the attempt's deadline (${deadlineMs} ms) passed`);
+    const timer = setTimeout(() => controller.abort(deadlinePassed), deadlineMs);
+    // Settles when the attempt is aborted, even if the channel itself never does.
+    let onAbort!: () => void;
+    const aborted = new Promise<Attempted>((resolve) => {
+      onAbort = () => resolve({ delivered: false, retry: true, problem: `cut off after ${deadlineMs} ms` });
     });
+    signal.addEventListener("abort", onAbort, { once: true });
     let outcome: Attempted;
     try {
-      outcome = await Promise.race([this.channels[delivery.kind]!(delivery, entry, signal), cutOff]);
+      outcome = await Promise.race([this.channels[delivery.kind]!(delivery, entry, signal), aborted]);
     } catch (error) {
       outcome = { delivered: false, retry: true, problem: error instanceof Error ? error.message : String(error) };
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener("abort", cutOffListener!);
+      signal.removeEventListener("abort", onAbort);
     }
+    if (outcome.delivered || !signal.aborted) return outcome;
     // Cut off by a shutdown: not the receiver's fault, so due again at once, from any instance.
-    if (!outcome.delivered && signal.aborted && !stoppedByDeadline) return { delivered: false, retry: true, problem: "cut off by a shutdown", now: true };
-    if (!outcome.delivered && stoppedByDeadline) {
-      log.warn(
-        { fault: "delivery_attempt_deadline", kind: delivery.kind, delivery_id: delivery.id, entry_id: delivery.entryId, deadline_ms: deadlineMs },
-        "delivery attempt cut off at its deadline; it will be retried",
-      );
-    }
+    if (signal.reason !== deadlinePassed) return { delivered: false, retry: true, problem: "cut off by a shutdown", now: true };
+    log.warn(
+      { fault: "delivery_attempt_deadline", kind: delivery.kind, delivery_id: delivery.id, entry_id: delivery.entryId, deadline_ms: deadlineMs },
+      "delivery attempt cut off at its deadline; it will be retried",
+    );
     return outcome;
   }
 
