@@ -1,5 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { solve, type Challenge } from "../lib/waitlist/challenge";
+import { VALID_SIGNUP } from "../tests/fixtures/signup";
 import { storedEntry } from "./support/database";
 import { expect, test, uniqueClientAddress } from "./support/test";
 
@@ -12,17 +13,7 @@ async function answeredQuestion(request: APIRequestContext) {
   return { challenge_token: token, challenge_answer: String(solve(challenge)) };
 }
 
-function ridgeline(email: string) {
-  return {
-    company_name: "Ridgeline Landscaping",
-    contact_name: "Sam Patel",
-    email,
-    phone: "555-010-2200",
-    business_type: "landscaping",
-    company_size: "11-25",
-    notes: "Seasonal crews of 12-20.",
-  };
-}
+const signup = (email: string) => ({ ...VALID_SIGNUP, email });
 
 const uniqueEmail = (tag: string) => `${tag}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@ridgeline-landscaping.example`;
 
@@ -30,13 +21,13 @@ test.describe("POST /api/waitlist on the production server", () => {
   test("stores a sign-up, then refuses the same email as already registered", async ({ request }) => {
     const email = uniqueEmail("api");
     const created = await request.post("/api/waitlist", {
-      data: { ...ridgeline(`  ${email.toUpperCase()} `), ...(await answeredQuestion(request)) },
+      data: { ...signup(`  ${email.toUpperCase()} `), ...(await answeredQuestion(request)) },
     });
     expect(created.status()).toBe(201);
     expect(await created.json()).toEqual({ ok: true });
-    expect(storedEntry(email)).toMatchObject({ company_name: "Ridgeline Landscaping", email: email.toUpperCase() });
+    expect(storedEntry(email)).toMatchObject({ company_name: VALID_SIGNUP.company_name, email: email.toUpperCase() });
 
-    const duplicate = await request.post("/api/waitlist", { data: { ...ridgeline(email), ...(await answeredQuestion(request)) } });
+    const duplicate = await request.post("/api/waitlist", { data: { ...signup(email), ...(await answeredQuestion(request)) } });
     expect(duplicate.status()).toBe(409);
     expect((await duplicate.json()).error).toContain("already registered");
   });
@@ -49,15 +40,15 @@ test.describe("POST /api/waitlist on the production server", () => {
   });
 
   test("refuses a sign-up without a question from the server, and a question used twice", async ({ request }) => {
-    const missing = await request.post("/api/waitlist", { data: ridgeline(uniqueEmail("no-token")) });
+    const missing = await request.post("/api/waitlist", { data: signup(uniqueEmail("no-token")) });
     expect(missing.status()).toBe(400);
     expect(await missing.json()).toMatchObject({ code: "challenge_invalid" });
 
     const question = await answeredQuestion(request);
-    const first = await request.post("/api/waitlist", { data: { ...ridgeline(uniqueEmail("once")), ...question } });
+    const first = await request.post("/api/waitlist", { data: { ...signup(uniqueEmail("once")), ...question } });
     expect(first.status()).toBe(201);
     const email = uniqueEmail("twice");
-    const again = await request.post("/api/waitlist", { data: { ...ridgeline(email), ...question } });
+    const again = await request.post("/api/waitlist", { data: { ...signup(email), ...question } });
     expect(again.status()).toBe(400);
     expect(await again.json()).toMatchObject({ code: "challenge_used" });
     expect(storedEntry(email)).toBeUndefined();
@@ -66,7 +57,7 @@ test.describe("POST /api/waitlist on the production server", () => {
   test("answers a filled-in honeypot like a success and stores nothing", async ({ request }) => {
     const email = uniqueEmail("bot");
     const response = await request.post("/api/waitlist", {
-      data: { ...ridgeline(email), ...(await answeredQuestion(request)), website: "https://cheap-pills.example" },
+      data: { ...signup(email), ...(await answeredQuestion(request)), website: "https://cheap-pills.example" },
     });
     expect(response.status()).toBe(201);
     expect(await response.json()).toEqual({ ok: true });
@@ -77,7 +68,7 @@ test.describe("POST /api/waitlist on the production server", () => {
     const email = uniqueEmail("csrf");
     const response = await request.post("/api/waitlist", {
       headers: { Origin: "https://evil.example" },
-      data: { ...ridgeline(email), ...(await answeredQuestion(request)) },
+      data: { ...signup(email), ...(await answeredQuestion(request)) },
     });
     expect(response.status()).toBe(403);
     expect(await response.json()).toMatchObject({ code: "foreign_origin" });
@@ -92,7 +83,7 @@ test.describe("POST /api/waitlist on the production server", () => {
         expect((await client.post("/api/waitlist", { data: {} })).status()).toBe(400);
       }
       const email = uniqueEmail("limited");
-      const limited = await client.post("/api/waitlist", { data: { ...ridgeline(email), ...(await answeredQuestion(client)) } });
+      const limited = await client.post("/api/waitlist", { data: { ...signup(email), ...(await answeredQuestion(client)) } });
       expect(limited.status()).toBe(429);
       const retryAfter = Number(limited.headers()["retry-after"]);
       expect(retryAfter).toBeGreaterThan(500);

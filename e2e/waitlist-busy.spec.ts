@@ -44,7 +44,7 @@ test("a 503 shows 'try again in a moment', keeps the form, stores nothing, and t
     await expect(dialog.getByRole("alert")).toHaveText(VISITOR_MESSAGES.busy, { timeout: 15_000 });
     expect(VISITOR_MESSAGES.busy).toContain("try again in a moment");
     // Everything the visitor typed is still there.
-    await expect(dialog.getByLabel("Company name")).toHaveValue(visitor.company);
+    await expect(dialog.getByLabel("Company name")).toHaveValue(visitor.company_name);
     await expect(dialog.getByLabel("Email")).toHaveValue(visitor.email);
     await expect(dialog.getByLabel("Company name")).toBeEditable();
     await expect(dialog.getByLabel("Notes")).toHaveValue(visitor.notes!);

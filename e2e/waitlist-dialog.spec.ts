@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { storedEntry, withTestDatabase } from "./support/database";
-import { answerFor, answerForChallenge, fillSignup, openFromHeader, signupFields, uniqueVisitor, waitlistDialog } from "./support/waitlist";
+import { answerFor, answerForChallenge, fillSignup, openFromHeader, uniqueVisitor, waitlistDialog } from "./support/waitlist";
 
 const MESSAGES = {
   wrongAnswer: "Please solve the math challenge correctly.",
@@ -136,7 +136,7 @@ test.describe("submitting through the real endpoint", () => {
 
     await expect(dialog.getByRole("heading", { name: "You're On The List!" })).toBeVisible();
     await expect(dialog).toContainText("within 48 hours");
-    expect(storedEntry(visitor.email)).toMatchObject({ company_name: visitor.company, business_type: "electrical", company_size: "6-10", notes: visitor.notes });
+    expect(storedEntry(visitor.email)).toMatchObject({ company_name: visitor.company_name, business_type: visitor.business_type, company_size: visitor.company_size, notes: visitor.notes });
 
     await dialog.getByRole("button", { name: "Done" }).click();
     await expect(dialog).toBeHidden();
@@ -183,7 +183,7 @@ test.describe("submitting through the real endpoint", () => {
     expect((await response).status()).toBe(500);
 
     await expect(dialog.getByRole("alert")).toHaveText(MESSAGES.generic);
-    await expect(dialog.getByLabel("Company name")).toHaveValue(visitor.company);
+    await expect(dialog.getByLabel("Company name")).toHaveValue(visitor.company_name);
     await expect(dialog.getByLabel("Email")).toHaveValue(visitor.email);
     await expect(dialog.getByLabel("Notes")).toHaveValue(visitor.notes!);
     await expect(dialog.getByLabel("Security check")).toHaveValue(answer);
@@ -196,7 +196,7 @@ test.describe("submitting through the real endpoint", () => {
     const used = await (await request.get("/api/waitlist/challenge")).json();
     const usedAnswer = answerForChallenge(used.challenge);
     const first = await request.post("/api/waitlist", {
-      data: { ...signupFields(uniqueVisitor("first")), challenge_token: used.token, challenge_answer: usedAnswer },
+      data: { ...uniqueVisitor("first"), challenge_token: used.token, challenge_answer: usedAnswer },
     });
     expect(first.status()).toBe(201);
 
@@ -264,8 +264,8 @@ test.describe("submitting through the real endpoint", () => {
     const dialog = await openFromHeader(page);
     const visitor = {
       ...uniqueVisitor("hostile"),
-      company: `<script>window.__pwned = "company"</script> O'Brien & "Sons" 🔧`,
-      name: `<img src=x onerror="window.__pwned = 'name'">`,
+      company_name: `<script>window.__pwned = "company"</script> O'Brien & "Sons" 🔧`,
+      contact_name: `<img src=x onerror="window.__pwned = 'name'">`,
       notes: `'); DROP TABLE waitlist_entries; -- <b>bold</b>`,
     };
     await fillSignup(dialog, visitor);
@@ -273,11 +273,11 @@ test.describe("submitting through the real endpoint", () => {
     await dialog.getByRole("button", { name: "Secure My Spot" }).click();
 
     const confirmation = dialog.getByText(/has a founding-member spot waiting/);
-    await expect(confirmation).toContainText(visitor.company);
-    await expect(confirmation).toContainText(visitor.name);
+    await expect(confirmation).toContainText(visitor.company_name);
+    await expect(confirmation).toContainText(visitor.contact_name);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
     expect(await dialog.locator("script, img").count()).toBe(0);
-    expect(storedEntry(visitor.email)).toMatchObject({ company_name: visitor.company, contact_name: visitor.name, notes: visitor.notes });
+    expect(storedEntry(visitor.email)).toMatchObject({ company_name: visitor.company_name, contact_name: visitor.contact_name, notes: visitor.notes });
   });
 
   test("records the page and the visit's campaign with the sign-up", async ({ page }) => {
@@ -337,9 +337,9 @@ test("keyboard only: open, fill, submit and close without a mouse", async ({ pag
   await expect(dialog.getByLabel("Company name")).toBeFocused();
 
   const visitor = uniqueVisitor("keyboard");
-  await page.keyboard.type(visitor.company);
+  await page.keyboard.type(visitor.company_name);
   await page.keyboard.press("Tab");
-  await page.keyboard.type(visitor.name);
+  await page.keyboard.type(visitor.contact_name);
   await page.keyboard.press("Tab");
   await page.keyboard.type(visitor.email);
   await page.keyboard.press("Tab");

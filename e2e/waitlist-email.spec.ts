@@ -9,6 +9,7 @@ import type { Page } from "@playwright/test";
 import { storedEntry } from "./support/database";
 import { confirmationEmailTo, entryLinkPath, mailsTo } from "./support/mail";
 import { expect, test } from "./support/test";
+import { optionLabel } from "../tests/fixtures/signup";
 import { answerFor, fillSignup, openFromHeader, uniqueVisitor, type Visitor } from "./support/waitlist";
 
 /** Signs up through the dialog as a visitor would, and returns the visitor. */
@@ -25,7 +26,7 @@ const scan = (page: Page) => new AxeBuilder({ page }).withTags(["wcag2a", "wcag2
 
 test.describe("the confirmation email and the visitor's page", () => {
   test("sign up, get the email, follow its link, confirm, then remove: the row is gone and the link says so", async ({ page }) => {
-    const visitor = { ...uniqueVisitor("mailflow"), company: `Summit <b>Electric</b> & "Sons"` };
+    const visitor = { ...uniqueVisitor("mailflow"), company_name: `Summit <b>Electric</b> & "Sons"` };
     await signUpThroughDialog(page, visitor);
 
     const mail = await confirmationEmailTo(visitor.email);
@@ -33,9 +34,9 @@ test.describe("the confirmation email and the visitor's page", () => {
     expect(mail.from?.value).toEqual([{ name: "FieldCrew", address: "hello@fieldcrew.app" }]);
     expect(mail.to).toMatchObject({ value: [{ address: visitor.email, name: "" }] });
     expect(mail.raw.split(/\r?\n\r?\n/)[0]).not.toContain("Summit");
-    expect(mail.text).toContain(`Company: ${visitor.company}`);
-    expect(mail.text).toContain("Business type: Electrical");
-    expect(mail.text).toContain("Company size: 6-10 employees");
+    expect(mail.text).toContain(`Company: ${visitor.company_name}`);
+    expect(mail.text).toContain(`Business type: ${optionLabel("business_type")}`);
+    expect(mail.text).toContain(`Company size: ${optionLabel("company_size")}`);
     expect(mail.text).toContain("within 48 hours");
     expect(mail.html).toContain("Summit &lt;b&gt;Electric&lt;/b&gt; &amp; &quot;Sons&quot;");
 
@@ -54,9 +55,9 @@ test.describe("the confirmation email and the visitor's page", () => {
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex, nofollow");
     await expect(page.locator('meta[name="referrer"]')).toHaveAttribute("content", "no-referrer");
 
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`You're on the list, ${visitor.name}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`You're on the list, ${visitor.contact_name}`);
     const details = page.getByRole("region", { name: "Your entry" });
-    await expect(details).toContainText(visitor.company); // as text, not markup
+    await expect(details).toContainText(visitor.company_name); // as text, not markup
     await expect(details.locator("b")).toHaveCount(0);
     await expect(details).toContainText("Email confirmedNot yet");
 

@@ -45,12 +45,16 @@ describe("the visitor's page", () => {
     expect(await loadEntryPage(token)).toEqual({
       state: "found",
       entry: {
-        companyName: entry.companyName,
         contactName: entry.contactName,
         email: "page@example.com",
-        phone: entry.phone,
-        businessType: "HVAC",
-        companySize: "6-10 employees",
+        registered: [
+          ["Company", entry.companyName],
+          ["Name", entry.contactName],
+          ["Email", "page@example.com"],
+          ["Phone", entry.phone],
+          ["Business type", "HVAC"],
+          ["Company size", "6-10 employees"],
+        ],
         signedUpAt: entry.createdAt,
         confirmedAt: null,
       },

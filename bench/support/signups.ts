@@ -1,6 +1,7 @@
 import { solve } from "../../lib/waitlist/challenge";
 import { issueChallenge } from "../../lib/waitlist/challenge-token";
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../../lib/waitlist/options";
+import { VALID_SIGNUP } from "../../tests/fixtures/signup";
 import { BENCH_SECRET } from "./site-server";
 
 let sequence = 0;
@@ -15,10 +16,10 @@ export function signupBodyFor(email: string): { email: string; body: string } {
   sequence += 1;
   const issued = issueChallenge(BENCH_SECRET, Date.now());
   const body = JSON.stringify({
+    ...VALID_SIGNUP,
+    // Spread over every choice, as real sign-ups are; no notes, as most leave them blank.
     company_name: `Load Test Services ${sequence}`,
-    contact_name: "Pat Load",
     email,
-    phone: "+1 555 000 1234",
     business_type: BUSINESS_TYPE_VALUES[sequence % BUSINESS_TYPE_VALUES.length],
     company_size: COMPANY_SIZE_VALUES[sequence % COMPANY_SIZE_VALUES.length],
     notes: null,

@@ -83,12 +83,7 @@ function EntryForm({ token, action, children }: { token: string; action: EntryAc
 
 function EntryDetails({ entry }: { entry: EntryView }) {
   const rows: [string, string][] = [
-    ["Company", entry.companyName],
-    ["Name", entry.contactName],
-    ["Email", entry.email],
-    ["Phone", entry.phone],
-    ["Business type", entry.businessType],
-    ["Company size", entry.companySize],
+    ...entry.registered,
     ["Signed up", `${day.format(entry.signedUpAt)} (UTC)`],
     ["Email confirmed", entry.confirmedAt ? `Yes, on ${day.format(entry.confirmedAt)} (UTC)` : "Not yet"],
   ];

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { solve, type Challenge } from "../../lib/waitlist/challenge";
+import { optionLabel, uniqueEmail, VALID_SIGNUP, type SignupFields } from "../../tests/fixtures/signup";
 
 /** Reads the dialog's question ("7 × 3", "9 − 4") and works out the answer, as a visitor would. */
 export async function answerFor(dialog: Locator): Promise<string> {
@@ -21,25 +22,21 @@ export function waitlistDialog(page: Page): Locator {
   return page.getByRole("dialog", { name: /Join the Waitlist|You're On The List!/ });
 }
 
-export type Visitor = { company: string; name: string; email: string; phone: string; notes?: string };
+/** What a visitor types and chooses: the shared valid sign-up (tests/fixtures/signup.ts), with its own email. */
+export type Visitor = SignupFields;
 
 export function uniqueVisitor(tag: string, domain = "example.com"): Visitor {
-  return {
-    company: "Summit Electric Co.",
-    name: "Alex Kim",
-    email: `${tag}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@${domain}`,
-    phone: "(555) 414-2020",
-    notes: "Three vans, mostly residential service.",
-  };
+  return { ...VALID_SIGNUP, email: uniqueEmail(tag, domain) };
 }
 
+/** Fills the dialog's fields as a visitor would: by their labels, choosing options by what they read. */
 export async function fillSignup(dialog: Locator, visitor: Visitor): Promise<void> {
-  await dialog.getByLabel("Company name").fill(visitor.company);
-  await dialog.getByLabel("Your name").fill(visitor.name);
+  await dialog.getByLabel("Company name").fill(visitor.company_name);
+  await dialog.getByLabel("Your name").fill(visitor.contact_name);
   await dialog.getByLabel("Email").fill(visitor.email);
   await dialog.getByLabel("Phone").fill(visitor.phone);
-  await dialog.getByLabel("Business type").selectOption({ label: "Electrical" });
-  await dialog.getByLabel("Company size").selectOption({ label: "6-10 employees" });
+  await dialog.getByLabel("Business type").selectOption({ label: optionLabel("business_type", visitor.business_type) });
+  await dialog.getByLabel("Company size").selectOption({ label: optionLabel("company_size", visitor.company_size) });
   if (visitor.notes) await dialog.getByLabel("Notes").fill(visitor.notes);
 }
 
@@ -48,17 +45,4 @@ export async function openFromHeader(page: Page): Promise<Locator> {
   const dialog = waitlistDialog(page);
   await expect(dialog).toBeVisible();
   return dialog;
-}
-
-/** A visitor's details as the API's JSON fields. */
-export function signupFields(visitor: Visitor) {
-  return {
-    company_name: visitor.company,
-    contact_name: visitor.name,
-    email: visitor.email,
-    phone: visitor.phone,
-    business_type: "electrical",
-    company_size: "6-10",
-    notes: visitor.notes ?? null,
-  };
 }

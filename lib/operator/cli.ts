@@ -8,6 +8,7 @@ import { createWriteStream, existsSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import type { Database } from "../db";
+import { displayValue, SIGNUP_FIELD_NAMES, SIGNUP_FIELDS, type ListColumn } from "../waitlist/fields";
 import { BUSINESS_TYPES, BUSINESS_TYPE_VALUES, COMPANY_SIZES, COMPANY_SIZE_VALUES } from "../waitlist/options";
 import type { EntryRecord } from "../waitlist/store";
 import { count, csvRecord, renderTable, terminalSafe, type Column } from "./format";
@@ -69,9 +70,6 @@ const BAR_WIDTH = 30;
 
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 
-const labelOf = (options: readonly { value: string; label: string }[], value: string) =>
-  options.find((option) => option.value === value)?.label ?? value;
-
 function write(out: Writable, text: string): Promise<void> | void {
   if (!out.write(text)) return once(out, "drain").then(() => undefined);
 }
@@ -80,6 +78,16 @@ function write(out: Writable, text: string): Promise<void> | void {
 function sourceOf(entry: EntryRecord): string {
   const campaign = [entry.utm_source, entry.utm_medium, entry.utm_campaign].filter(Boolean).join(" / ");
   return [entry.source_page, campaign].filter(Boolean).join(" · ");
+}
+
+/** The list's columns for the fields that have one (lib/waitlist/fields.ts), in their order. */
+function fieldColumns(): Column<OperatorRecord>[] {
+  return SIGNUP_FIELD_NAMES.flatMap((field) => {
+    const column: ListColumn | null = SIGNUP_FIELDS[field].listColumn;
+    if (!column) return [];
+    const { title, width, storedValue } = column;
+    return [{ title, width, value: (e: OperatorRecord) => (storedValue ? (e[field] ?? "") : displayValue(field, e[field])) }];
+  });
 }
 
 function parseFilters(values: Record<string, string | boolean | undefined>): { filters: ListFilters; limit: number | null } {
@@ -142,12 +150,7 @@ async function list(db: Database, args: string[], io: CliIo): Promise<number> {
   }
   const columns: Column<OperatorRecord>[] = [
     { title: "Signed up (UTC)", width: 16, value: (e) => e.created_at.slice(0, 16).replace("T", " ") },
-    { title: "Company", width: 24, value: (e) => e.company_name },
-    { title: "Contact", width: 18, value: (e) => e.contact_name },
-    { title: "Email", width: 28, value: (e) => e.email },
-    { title: "Phone", width: 17, value: (e) => e.phone },
-    { title: "Type", width: 18, value: (e) => labelOf(BUSINESS_TYPES, e.business_type) },
-    { title: "Size", width: 5, value: (e) => e.company_size },
+    ...fieldColumns(),
     { title: "Confirmed", width: 10, value: (e) => e.confirmed_at?.slice(0, 10) ?? "no" },
     { title: "Source", width: 32, value: sourceOf },
   ];

@@ -1,9 +1,10 @@
 /**
  * The operator tool's reads and its one delete, through Prisma Client
- * (lib/db.ts) and its generated types.
+ * (lib/db/) and its generated types.
  */
 import type { Database, Prisma } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
+import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
 import { normalizeEmail } from "../waitlist/schema";
 import { removeEntry } from "../waitlist/visitor-entry";
 import { entryRecord, timestamp, type EntryRecord } from "../waitlist/store";
@@ -15,23 +16,8 @@ function operatorRecord(entry: WaitlistEntry): OperatorRecord {
   return { ...entryRecord(entry), confirmed_at: entry.confirmedAt ? timestamp(entry.confirmedAt) : null };
 }
 
-/** Every column an operator sees, in the order exports use. */
-export const ENTRY_COLUMNS = [
-  "id",
-  "created_at",
-  "company_name",
-  "contact_name",
-  "email",
-  "phone",
-  "business_type",
-  "company_size",
-  "notes",
-  "source_page",
-  "utm_source",
-  "utm_medium",
-  "utm_campaign",
-  "confirmed_at",
-] as const satisfies readonly (keyof OperatorRecord)[];
+/** Every column an operator sees, in the order exports use: every field of a sign-up (lib/waitlist/fields.ts) between when it came and when it was confirmed. */
+export const ENTRY_COLUMNS = ["id", "created_at", ...SIGNUP_FIELD_NAMES, "confirmed_at"] as const satisfies readonly (keyof OperatorRecord)[];
 
 export type ListFilters = {
   businessType?: string;

@@ -13,7 +13,7 @@ import { FIGURES, SITE } from "../content/site";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import type { Attempted, Channel, Delivery } from "../outbox/worker";
 import { entryToken, entryUrl } from "./entry-link";
-import { BUSINESS_TYPES, COMPANY_SIZES } from "./options";
+import { shownFields, signupOf } from "./fields";
 
 export const CONFIRMATION_SUBJECT = `You're on the ${SITE.name} waitlist`;
 
@@ -30,17 +30,9 @@ function escapeHtml(value: string): string {
   return plain(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-const labelOf = (options: readonly { value: string; label: string }[], value: string) =>
-  options.find((option) => option.value === value)?.label ?? value;
-
 /** What the email says about an entry; `link` is its page. */
 export function confirmationEmail(entry: WaitlistEntry, link: string): ConfirmationEmail {
-  const registered: [string, string][] = [
-    ["Company", entry.companyName],
-    ["Name", entry.contactName],
-    ["Business type", labelOf(BUSINESS_TYPES, entry.businessType)],
-    ["Company size", labelOf(COMPANY_SIZES, entry.companySize)],
-  ];
+  const registered = shownFields(signupOf(entry), "inEmail");
   const promise = `Thanks for joining the ${SITE.name} waitlist. Our team will reach out within ${FIGURES.responseHours} hours to learn about your business and set up your founding-member access.`;
   const linkLine = "See your entry, confirm this email address, or leave the waitlist:";
   const ignore = "If you did not sign up, you can remove the entry at the same link, or ignore this email: we will not send another.";

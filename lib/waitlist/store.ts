@@ -16,14 +16,11 @@ import { getDatabase, isTemporary, Prisma, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
 import type { DeliveryKind } from "../outbox/worker";
-import { normalizeEmail, type SignupSource, type WaitlistSignup } from "./schema";
+import { SIGNUP_FIELD_NAMES, signupOf } from "./fields";
+import { normalizeEmail, type WaitlistSignup } from "./schema";
 
-/** A stored sign-up as operators and the webhook see it: the table's columns, minus internal ones. */
-export type EntryRecord = WaitlistSignup &
-  SignupSource & {
-    id: number;
-    created_at: string;
-  };
+/** A stored sign-up as operators and the webhook see it: every field of the sign-up, its id and when it came. */
+export type EntryRecord = { id: number; created_at: string } & WaitlistSignup;
 
 /** "challenge_used": the security-question token already admitted another sign-up. */
 export type StoreResult =
@@ -31,81 +28,46 @@ export type StoreResult =
   | { outcome: "duplicate" }
   | { outcome: "challenge_used" };
 
-export type NewSignup = WaitlistSignup & Partial<SignupSource>;
-
 /** ISO 8601 in UTC, the form the Prisma adapter writes DateTime in (docs/operations.md), so text comparison sorts by time. */
 export function timestamp(date: Date = new Date()): string {
   return date.toISOString().replace("Z", "+00:00");
 }
 
 /** One row as it goes into waitlist_entries: keys are the column names. */
-type Row = Omit<EntryRecord, "id" | "created_at"> & {
+type Row = WaitlistSignup & {
   email_normalized: string;
   challenge_id: string | null;
   created_at: Date;
   public_id: string;
 };
 
+/** The columns the insert writes: every field of a sign-up (lib/waitlist/fields.ts), then the store's own. */
 const COLUMNS = [
-  "company_name",
-  "contact_name",
-  "email",
+  ...SIGNUP_FIELD_NAMES,
   "email_normalized",
-  "phone",
-  "business_type",
-  "company_size",
-  "notes",
   "created_at",
   "challenge_id",
-  "source_page",
-  "utm_source",
-  "utm_medium",
-  "utm_campaign",
   "public_id",
 ] as const satisfies readonly (keyof Row)[];
 
-function rowOf(signup: NewSignup, challengeId: string | null, createdAt: Date): Row {
+function rowOf(signup: WaitlistSignup, challengeId: string | null, createdAt: Date): Row {
   return {
-    company_name: signup.company_name,
-    contact_name: signup.contact_name,
-    email: signup.email,
+    ...signup,
     email_normalized: normalizeEmail(signup.email),
-    phone: signup.phone,
-    business_type: signup.business_type,
-    company_size: signup.company_size,
-    notes: signup.notes,
     created_at: createdAt,
     challenge_id: challengeId,
-    source_page: signup.source_page ?? null,
-    utm_source: signup.utm_source ?? null,
-    utm_medium: signup.utm_medium ?? null,
-    utm_campaign: signup.utm_campaign ?? null,
     public_id: randomUUID(),
   };
 }
 
 function recordOf(row: Row, id: number): EntryRecord {
-  const { email_normalized: _normalized, challenge_id: _challenge, public_id: _public, created_at, ...fields } = row;
-  return { id, created_at: timestamp(created_at), ...fields };
+  const { email_normalized: _normalized, challenge_id: _challenge, public_id: _public, created_at, ...signup } = row;
+  return { id, created_at: timestamp(created_at), ...signup };
 }
 
 /** The public record of an entry read through Prisma Client. */
 export function entryRecord(entry: WaitlistEntry): EntryRecord {
-  return {
-    id: entry.id,
-    created_at: timestamp(entry.createdAt),
-    company_name: entry.companyName,
-    contact_name: entry.contactName,
-    email: entry.email,
-    phone: entry.phone,
-    business_type: entry.businessType as EntryRecord["business_type"],
-    company_size: entry.companySize as EntryRecord["company_size"],
-    notes: entry.notes,
-    source_page: entry.sourcePage,
-    utm_source: entry.utmSource,
-    utm_medium: entry.utmMedium,
-    utm_campaign: entry.utmCampaign,
-  };
+  return { id: entry.id, created_at: timestamp(entry.createdAt), ...signupOf(entry) };
 }
 
 /** A row RETURNING names: one this statement inserted (its public_id is one of ours), or one already on the list that an email collided with. */
@@ -123,7 +85,7 @@ function batchJson(rows: Row[]): string {
 const SELECT_FROM_BATCH = Prisma.raw(COLUMNS.map((_, i) => `value ->> ${i}`).join(", "));
 
 type Pending = {
-  signup: NewSignup;
+  signup: WaitlistSignup;
   challengeId: string | null;
   deliveries: readonly DeliveryKind[];
   /** With an "email" delivery: the address's key in confirmation_recipients. */
@@ -252,7 +214,7 @@ export type AddOptions = {
 };
 
 /** Adds a sign-up, committed together with the others arriving at the same moment. */
-export function addToWaitlist(signup: NewSignup, options: AddOptions = {}): Promise<StoreResult> {
+export function addToWaitlist(signup: WaitlistSignup, options: AddOptions = {}): Promise<StoreResult> {
   const { challengeId = null, deliveries = [], recipientKey = null, database = getDatabase(), deadline, maxPending } = options;
   if (deliveries.includes("email") && !recipientKey) throw new Error("an email delivery needs the address's recipientKey");
   return writerFor(database, maxPending).submit({ signup, challengeId, deliveries, recipientKey }, deadline);

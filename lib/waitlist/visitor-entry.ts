@@ -10,15 +10,13 @@ import { errorFields, log } from "../log";
 import { isForeignOrigin } from "../security/origin";
 import { siteSecret } from "../security/secret";
 import { ENTRY_PAGE_PATH, publicIdFromToken } from "./entry-link";
-import { BUSINESS_TYPES, COMPANY_SIZES } from "./options";
+import { shownFields, signupOf } from "./fields";
 
 export type EntryView = {
-  companyName: string;
   contactName: string;
   email: string;
-  phone: string;
-  businessType: string;
-  companySize: string;
+  /** The fields the visitor's page shows (lib/waitlist/fields.ts), as [label, value] in order. */
+  registered: [label: string, value: string][];
   signedUpAt: Date;
   confirmedAt: Date | null;
 };
@@ -28,9 +26,6 @@ export type EntryView = {
  * entry, or (the database cannot answer right now) a request to try again soon.
  */
 export type EntryPage = { state: "invalid" } | { state: "gone" } | { state: "unavailable" } | { state: "found"; entry: EntryView };
-
-const labelOf = (options: readonly { value: string; label: string }[], value: string) =>
-  options.find((option) => option.value === value)?.label ?? value;
 
 export async function loadEntryPage(token: string, database: () => Database = getDatabase, secret = siteSecret()): Promise<EntryPage> {
   const publicId = publicIdFromToken(secret, token);
@@ -47,12 +42,9 @@ export async function loadEntryPage(token: string, database: () => Database = ge
   return {
     state: "found",
     entry: {
-      companyName: entry.companyName,
       contactName: entry.contactName,
       email: entry.email,
-      phone: entry.phone,
-      businessType: labelOf(BUSINESS_TYPES, entry.businessType),
-      companySize: labelOf(COMPANY_SIZES, entry.companySize),
+      registered: shownFields(signupOf(entry), "onVisitorPage"),
       signedUpAt: entry.createdAt,
       confirmedAt: entry.confirmedAt,
     },

@@ -12,6 +12,7 @@ import { ensureBuild, freshDatabase, startSiteServer, type SiteServer } from "@/
 import { solve } from "@/lib/waitlist/challenge";
 import { secretFileOf } from "@/lib/security/secret";
 import { entryToken } from "@/lib/waitlist/entry-link";
+import { uniqueEmail, VALID_SIGNUP } from "../fixtures/signup";
 import { sendOversizedBody } from "./support";
 
 const MIB = 1024 * 1024;
@@ -119,12 +120,9 @@ describe("the log", () => {
       method: "POST",
       headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.90" },
       body: JSON.stringify({
-        company_name: "Quiet Logs Plumbing",
+        ...VALID_SIGNUP,
         contact_name: "Rosalind Unlogged",
         email,
-        phone: "+1 555 013 9999",
-        business_type: "plumbing",
-        company_size: "1-5",
         notes: "Secret gate code 8812",
         challenge_token: challenge.token,
         challenge_answer: String(solve(challenge.challenge)),
@@ -154,7 +152,7 @@ describe("the log", () => {
     });
     expect(lines).toContainEqual(expect.objectContaining({ route: "/waitlist/entry/:token", status: 200 }));
     const text = server.output();
-    for (const secret of [email, "Rosalind", "Quiet Logs", "013 9999", "8812", token, token.split(".")[0]!]) expect(text).not.toContain(secret);
+    for (const secret of [email, "Rosalind", VALID_SIGNUP.company_name, VALID_SIGNUP.phone, "8812", token, token.split(".")[0]!]) expect(text).not.toContain(secret);
   });
 });
 
@@ -177,13 +175,8 @@ describe("the site's secret without WAITLIST_SECRET", () => {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
-          company_name: "Restarted Electric",
-          contact_name: "Sam Restart",
-          email: `restart.${Date.now()}@example.com`,
-          phone: "+1 555 010 4040",
-          business_type: "electrical",
-          company_size: "6-10",
-          notes: null,
+          ...VALID_SIGNUP,
+          email: uniqueEmail("restart", "example.com"),
           challenge_token: challenge.token,
           challenge_answer: String(solve(challenge.challenge)),
         }),

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BENCH_SECRET, ensureBuild, freshDatabase, startSiteServer, type SiteServer } from "@/bench/support/site-server";
 import { solve } from "@/lib/waitlist/challenge";
 import { issueChallenge } from "@/lib/waitlist/challenge-token";
+import { VALID_SIGNUP } from "../fixtures/signup";
 import { createDatabase, type Database } from "@/lib/db";
 
 const WEBHOOK_SECRET = `whsec_${Buffer.from("instances-test-webhook-secret-0123456789").toString("base64")}`;
@@ -45,13 +46,8 @@ let sequence = 0;
 /** A valid sign-up body with its own freshly signed question (or the one given). */
 function body(email = `instance.${process.pid}.${++sequence}@example.com`, challenge = issueChallenge(BENCH_SECRET, Date.now())) {
   return JSON.stringify({
-    company_name: "Two Instances Heating",
-    contact_name: "Pat Twin",
+    ...VALID_SIGNUP,
     email,
-    phone: "+1 555 010 2020",
-    business_type: "hvac",
-    company_size: "6-10",
-    notes: null,
     challenge_token: challenge.token,
     challenge_answer: String(solve(challenge.challenge)),
   });

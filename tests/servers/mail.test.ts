@@ -13,6 +13,7 @@ import { startMailCatcher } from "@/e2e/support/mail-catcher";
 import { createDatabase, type Database } from "@/lib/db";
 import { solve } from "@/lib/waitlist/challenge";
 import { issueChallenge } from "@/lib/waitlist/challenge-token";
+import { VALID_SIGNUP } from "../fixtures/signup";
 
 const SMTP_PORT = 2591;
 const mailDir = path.resolve(".tmp", "servers-mail-inbox");
@@ -64,13 +65,8 @@ async function signUp(server: SiteServer, email: string): Promise<number> {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({
-      company_name: "Mail Test Plumbing",
-      contact_name: "Pat Mail",
+      ...VALID_SIGNUP,
       email,
-      phone: "+1 555 010 3030",
-      business_type: "plumbing",
-      company_size: "1-5",
-      notes: null,
       challenge_token: challenge.token,
       challenge_answer: String(solve(challenge.challenge)),
     }),

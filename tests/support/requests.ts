@@ -1,24 +1,10 @@
 import type { WaitlistSignupInput } from "@/lib/waitlist/schema";
+import { validSignup } from "../fixtures/signup";
 import { solvedChallenge } from "./challenge";
 
+export { validSignup };
+
 export const ENDPOINT_URL = "http://localhost:3000/api/waitlist";
-
-let sequence = 0;
-
-/** A valid sign-up body; each call gets a distinct email unless one is given. */
-export function validSignup(overrides: Partial<Record<keyof WaitlistSignupInput, unknown>> = {}) {
-  sequence += 1;
-  return {
-    company_name: "Northwind Heating & Air",
-    contact_name: "Dana Ortiz",
-    email: `dana.${sequence}.${Date.now()}@northwind.example`,
-    phone: "+1 (555) 201-7788",
-    business_type: "hvac",
-    company_size: "6-10",
-    notes: "We run 8 trucks across two counties.",
-    ...overrides,
-  };
-}
 
 /** What the dialog posts: a valid sign-up with a freshly issued, correctly answered question. */
 export function signupBody(overrides: Partial<Record<keyof WaitlistSignupInput, unknown>> = {}) {
