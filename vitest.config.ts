@@ -13,7 +13,13 @@ const env = {
 const unit = { include: ["tests/**/*.test.ts"], exclude: ["tests/servers/**", "tests/faults/**"] };
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: [
+      { find: "@", replacement: path.resolve(import.meta.dirname) },
+      // As in tsconfig.json: on the server, the marker of server-only modules is an empty module.
+      { find: /^server-only$/, replacement: path.resolve(import.meta.dirname, "node_modules/next/dist/compiled/server-only/empty.js") },
+    ],
+  },
   test: {
     environment: "node",
     // Migrates one template database per run; each test file works on its own copy.

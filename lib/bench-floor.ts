@@ -4,6 +4,7 @@
  * sign-up route with. It reads the body as the sign-up route does (bounded).
  * A visitor gets a 404 unless the operator started the server with BENCH_FLOOR_ROUTE=1.
  */
+import "server-only";
 import { json, readBoundedText, TOO_LARGE } from "./http";
 import { MAX_BODY_BYTES } from "./waitlist/handler";
 

@@ -7,6 +7,7 @@
  * Each caller is answered only after the batch that holds its item committed,
  * so nothing is acknowledged before it is on disk.
  */
+import "server-only";
 import type { FaultKind } from "./log";
 
 export type Outcome<Result> = { ok: Result } | { error: unknown };

@@ -10,6 +10,7 @@
  * project's migrations only add. The answer names problems, not their details: those
  * go to the server's log.
  */
+import "server-only";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { getDatabase, temporaryKind, type Database } from "./db";

@@ -9,6 +9,7 @@
 const NO_STORE = { "Cache-Control": "no-store" };
 
 /** How long a client should wait before sending the same request again after a 503. */
+import "server-only";
 export const RETRY_AFTER_SECONDS = 5;
 
 export function json(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): Response {

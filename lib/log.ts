@@ -9,6 +9,7 @@
  * without its token). A line about a fault carries `fault`, one of FaultKind
  * (the kinds errors carry are typed by it; docs/operations.md says what each means).
  */
+import "server-only";
 import { createRequire } from "node:module";
 import pino, { type Logger } from "pino";
 import { singleton } from "./singleton";

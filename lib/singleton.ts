@@ -15,6 +15,7 @@ function store(): Store {
 }
 
 /** The process's one `name`, made by `make` the first time it is asked for. */
+import "server-only";
 export function singleton<T>(name: string, make: () => T): T {
   const values = store();
   if (!values.has(name)) values.set(name, make());

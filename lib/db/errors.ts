@@ -6,6 +6,7 @@
  * failure means nothing was written: the visitor gets 503 with Retry-After and
  * can send the same sign-up again (docs/operations.md, "When things go wrong").
  */
+import "server-only";
 import type { FaultKind } from "../log";
 
 /** The database cannot be reached or used right now; its message says why, for the log. */

@@ -9,6 +9,7 @@
  * DATABASE_DRIVER=libsql (the tests run both). docs/architecture.md and
  * docs/deployment.md explain the choices.
  */
+import "server-only";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";

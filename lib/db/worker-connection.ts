@@ -24,6 +24,7 @@
  *
  * Every such failure is a DatabaseUnavailable: temporary, answered 503.
  */
+import "server-only";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";

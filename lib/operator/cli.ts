@@ -3,6 +3,7 @@
  * without writing SQL (docs/operations.md). This module parses arguments and
  * runs a command against an open database; main.ts wires it to the process.
  */
+import "server-only";
 import { once } from "node:events";
 import { createWriteStream, existsSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";

@@ -2,6 +2,7 @@
  * Entry point of `npm run waitlist -- <command>` (lib/operator/cli.ts). Reads
  * .env files the way the site does, so it opens the site's database.
  */
+import "server-only";
 import nextEnv from "@next/env";
 import { createDatabase, DatabaseMissing } from "../db";
 import { databaseSettings, parseEnv } from "../env";

@@ -2,6 +2,7 @@
  * The operator tool's reads and its one delete, through Prisma Client
  * (lib/db/) and its generated types.
  */
+import "server-only";
 import type { Database, Prisma } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";

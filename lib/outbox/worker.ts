@@ -16,6 +16,7 @@
  * answer was lost (a crash, a cut connection); each row's id is the same on
  * every attempt, so a receiver can drop a repeat (docs/operations.md).
  */
+import "server-only";
 import { getDatabase, Prisma, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit } from "../group-commit";

@@ -9,6 +9,7 @@
  * places from the right; anything further left was written by the client and
  * is ignored. With no trusted proxy, it is the socket's address.
  */
+import "server-only";
 export const CLIENT_ADDRESS_HEADER = "x-fieldcrew-client-address";
 
 /** What the rate limit keys on when a request did not come through server.ts. */

@@ -2,6 +2,7 @@
  * The security headers on every response (set by server.ts), and the
  * Content-Security-Policy they include. docs/security.md explains each.
  */
+import "server-only";
 import { createHash } from "node:crypto";
 
 export type CspSources = {

@@ -4,6 +4,7 @@
  * Requests without Origin (curl, server-to-server) are not browsers acting for
  * a visitor on another site, so they are let through to the other checks.
  */
+import "server-only";
 export function isForeignOrigin(request: Request, siteOrigin: string): boolean {
   const origin = request.headers.get("origin");
   if (origin === null) return false;

@@ -14,6 +14,7 @@
  * (docs/performance.md). Here attempts arriving in one turn of the event loop
  * are recorded by one statement (lib/group-commit.ts).
  */
+import "server-only";
 import { isIPv6 } from "node:net";
 import { getDatabase, Prisma, WITHOUT_SYNC, type Database } from "../db";
 import { GroupCommit, type Outcome } from "../group-commit";

@@ -13,6 +13,7 @@
  *
  * A process never signs with a key of its own.
  */
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { databaseSettings, parseEnv, type Env } from "../env";

@@ -8,6 +8,7 @@
  * answer, move its times or extend its life. Single use is enforced where the
  * sign-up is stored (lib/waitlist/store.ts), not here.
  */
+import "server-only";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { createChallenge, createDifferentChallenge, isCorrectAnswer, OPERATORS, type Challenge } from "./challenge";

@@ -8,6 +8,7 @@
  * without a display name), control characters become spaces in both parts,
  * and the HTML part escapes it.
  */
+import "server-only";
 import { createTransport } from "nodemailer";
 import { FIGURES, SITE } from "../content/site";
 import type { WaitlistEntry } from "../generated/prisma/client";

@@ -6,6 +6,7 @@
  * the sign-up route (its own bundle, with its own copy of this module) prompts
  * it after each answer; both must reach the same worker.
  */
+import "server-only";
 import { hostname } from "node:os";
 import { parseEnv, type Env } from "../env";
 import { DeliveryWorker, type Channel, type DeliveryKind } from "../outbox/worker";

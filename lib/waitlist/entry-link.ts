@@ -5,6 +5,7 @@
  * email in it), nor made up or altered without the secret. Nothing is looked
  * up before the signature checks out.
  */
+import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /** Where the visitor's page lives; the token follows. */

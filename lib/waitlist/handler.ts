@@ -6,6 +6,7 @@
  * A sign-up passes, in order: rate limit, origin, content type, size, JSON,
  * honeypot, security question, minimum time, fields, store (docs/security.md).
  */
+import "server-only";
 import { getDatabase, temporaryKind, type Database } from "../db";
 import { NotWritten } from "../group-commit";
 import { json, hasContentType, NOT_UTF8, readBoundedText, requestIdOf, retryLater, TOO_LARGE, UNREADABLE } from "../http";

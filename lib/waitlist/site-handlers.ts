@@ -5,6 +5,7 @@
  * The routes in app/ call these; tests build their own handlers with their
  * own settings from handler.ts and visitor-entry.ts.
  */
+import "server-only";
 import { parseEnv } from "../env";
 import { getDeliveryWorker } from "./deliveries";
 import { SharedRateLimiter } from "../security/rate-limit";

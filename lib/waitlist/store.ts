@@ -11,6 +11,7 @@
  * the batch goes in; the one statement's RETURNING also tells which collided
  * with an email on the list, so a duplicate costs no second query.
  */
+import "server-only";
 import { createHmac, randomUUID } from "node:crypto";
 import { getDatabase, isTemporary, Prisma, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";

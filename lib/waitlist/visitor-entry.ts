@@ -4,6 +4,7 @@
  * page's forms, refused unless they come from the site's own pages: mail
  * scanners open links, and opening the link must change nothing.
  */
+import "server-only";
 import { getDatabase, isTemporary, type Database } from "../db";
 import { hasContentType, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
 import { errorFields, log } from "../log";

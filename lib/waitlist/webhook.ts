@@ -6,6 +6,7 @@
  * (lib/outbox/worker.ts) calls it after the sign-up is stored and answered,
  * and retries it; docs/operations.md says how a receiver checks the signature.
  */
+import "server-only";
 import { Webhook } from "standardwebhooks";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import type { Attempted, Channel, Delivery } from "../outbox/worker";
