@@ -84,9 +84,9 @@ export function displayValue(field: SignupField, value: string | null): string {
   return definition.options?.find((option) => option.value === value)?.label ?? value;
 }
 
-/** The fields shown in a place, as [label, value as people read it] in order. */
+/** The fields shown in a place, as [label, value as people read it] in order; an optional field left blank is not shown. */
 export function shownFields(signup: WaitlistSignup, where: "inEmail" | "onVisitorPage"): [label: string, value: string][] {
-  return SIGNUP_FIELD_NAMES.filter((field) => SIGNUP_FIELDS[field][where]).map((field) => [
+  return SIGNUP_FIELD_NAMES.filter((field) => SIGNUP_FIELDS[field][where] && signup[field] != null).map((field) => [
     SIGNUP_FIELDS[field].label,
     displayValue(field, signup[field]),
   ]);
