@@ -17,7 +17,7 @@ process.env.DATABASE_URL = settings.file ? env.DATABASE_URL : "file:./prisma/dat
 // Prisma 6.19's WebAssembly schema engine: the native one is a download that
 // cannot happen on our machines (see docs/architecture.md). Migrations go
 // through the same driver adapter as the site: better-sqlite3 for a file,
-// libSQL for a Turso or libSQL server (docs/deployment.md). (Not lib/db.ts's
+// libSQL for a Turso or libSQL server (docs/deployment.md). (Not lib/db/'s
 // driverAdapter: that module needs the generated client, which this file's
 // `prisma generate` is what makes.)
 export default defineConfig({

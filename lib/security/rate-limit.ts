@@ -104,7 +104,7 @@ export class SharedRateLimiter implements RateLimiter {
       perKey.set(key, { n: (counted?.n ?? 0) + 1, now: Math.max(now, counted?.now ?? now) });
     }
     const rows = JSON.stringify([...perKey].map(([key, { n, now }]) => [key, n, now + this.windowMs]));
-    // A count lost to a power cut costs nothing worth a sync to disk (lib/db.ts).
+    // A count lost to a power cut costs nothing worth a sync to disk (lib/db/).
     const counted = await this.database().$queryRaw<Counted[]>`${Prisma.raw(WITHOUT_SYNC)}
       INSERT INTO rate_limit_windows (key, attempts, expires_at)
       SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${rows}) WHERE true
