@@ -4,7 +4,7 @@
  * SQLite file, filled through the site's own store.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, inject, it } from "vitest";
@@ -226,6 +226,31 @@ describe("npm run waitlist -- export", () => {
     expect(rows.map((row) => [Number(row.id), row.created_at])).toEqual(stored.map((row) => [row.id, row.created_at]));
   });
 
+  it("keeps every cell one cell, and no formula in one, whether a spreadsheet splits on commas, semicolons or tabs", async () => {
+    const sneaky = {
+      company_name: `Acme;=cmd|' /C calc'!A0`,
+      contact_name: "Pat\t+SUM(A1:A9)",
+      notes: "fine, =1+1 and; @here\n-2 on the next line",
+    };
+    await seed(sneaky);
+    const csv = waitlist(["export", "--format", "csv"]).stdout;
+
+    // Read as the CSV it is: each value comes back whole, an apostrophe before each formula start.
+    const [row] = parse(csv, { columns: true, record_delimiter: "\r\n" }) as Record<string, string>[];
+    expect(row).toMatchObject({
+      company_name: `Acme;'=cmd|' /C calc'!A0`,
+      contact_name: "Pat\t'+SUM(A1:A9)",
+      notes: "fine, '=1+1 and; '@here\n'-2 on the next line",
+    });
+
+    // Read as a spreadsheet set to another separator would: no cell it makes starts a formula.
+    for (const delimiter of [";", "\t", ","]) {
+      const records = parse(csv, { delimiter, relax_quotes: true, relax_column_count: true, record_delimiter: "\r\n" }) as string[][];
+      const cells = records.flat().flatMap((cell) => cell.split(/\r?\n/));
+      expect(cells.filter((cell) => /^ *[=+\-@]/.test(cell)), `split on ${JSON.stringify(delimiter)}`).toEqual([]);
+    }
+  });
+
   it("writes JSON with every field exactly as stored", async () => {
     await seedHostile();
     const exported = JSON.parse(waitlist(["export", "--format", "json"]).stdout) as Record<string, unknown>[];
@@ -252,6 +277,19 @@ describe("npm run waitlist -- export", () => {
     expect(readFileSync(out, "utf8")).toBe("keep me");
     expect(waitlist(["export", "--format", "csv", "--out", out, "--force"]).status).toBe(0);
     expect(readFileSync(out, "utf8")).toContain("File Co");
+  });
+
+  it("creates export files only their owner can read, also when --force replaces a readable one", async () => {
+    await seed({ company_name: "Private Co" });
+    const out = path.join(workDir, `private-${Date.now()}.json`);
+    expect(waitlist(["export", "--format", "json", "--out", out]).status).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+
+    writeFileSync(out, "old", { mode: 0o644 });
+    chmodSync(out, 0o644);
+    expect(waitlist(["export", "--format", "json", "--out", out, "--force"]).status).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(readFileSync(out, "utf8")).toContain("Private Co");
   });
 
   it("streams 100,000 rows in a 48 MiB heap (peak memory printed, compared with an empty export)", async () => {

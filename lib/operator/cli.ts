@@ -6,6 +6,7 @@
 import "server-only";
 import { once } from "node:events";
 import { createWriteStream, existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import type { Database } from "../db";
@@ -200,6 +201,21 @@ async function statsCommand(db: Database, args: string[], io: CliIo): Promise<nu
   return 0;
 }
 
+/**
+ * A new file only its owner can read (0600): an export is the whole list. With
+ * --force an existing file is replaced by a new one, not rewritten in place,
+ * so it cannot keep the old file's wider permissions.
+ */
+async function exportFile(file: string, force: boolean): Promise<Writable> {
+  if (force) await rm(file, { force: true });
+  const stream = createWriteStream(file, { encoding: "utf8", flags: "wx", mode: 0o600 });
+  await new Promise<void>((resolve, reject) => {
+    stream.once("open", () => resolve());
+    stream.once("error", reject);
+  });
+  return stream;
+}
+
 async function exportCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -212,7 +228,7 @@ async function exportCommand(db: Database, args: string[], io: CliIo): Promise<n
     throw new UsageError(`${values.out} exists. Choose another file, or add --force to replace it.`);
   }
 
-  const out = values.out ? createWriteStream(values.out, { encoding: "utf8" }) : io.stdout;
+  const out = values.out ? await exportFile(values.out, !!values.force) : io.stdout;
   let rows = 0;
   // Rows are batched into chunks so a 100,000-row export makes a few hundred writes, not 100,000.
   let chunk = format === "csv" ? csvRecord([...ENTRY_COLUMNS]) : "[";
