@@ -146,14 +146,16 @@ test.describe("submitting through the real endpoint", () => {
     await expect(waitlistDialog(page).getByLabel("Company name")).toHaveValue("");
   });
 
-  test("a duplicate email shows the already-on-the-list message and keeps the form", async ({ page }) => {
+  test("a duplicate email shows the already-on-the-list message, keeps the form, and brings a new question", async ({ page }) => {
     const visitor = uniqueVisitor("dup");
     await page.goto("/");
+    let question = "";
     for (const attempt of [1, 2]) {
       const dialog = await openFromHeader(page);
       if (attempt === 2) await waitlistDialog(page).getByRole("button", { name: "Add another company" }).click();
       await fillSignup(dialog, { ...visitor, email: attempt === 2 ? visitor.email.toUpperCase() : visitor.email });
       await dialog.getByLabel("Security check").fill(await answerFor(dialog));
+      question = (await dialog.getByTestId("math-question").textContent()) ?? "";
       await dialog.getByRole("button", { name: "Secure My Spot" }).click();
       if (attempt === 1) {
         await expect(dialog.getByRole("heading", { name: "You're On The List!" })).toBeVisible();
@@ -164,6 +166,16 @@ test.describe("submitting through the real endpoint", () => {
     await expect(dialog.getByRole("alert")).toHaveText(MESSAGES.duplicate);
     await expect(dialog.getByLabel("Email")).toHaveValue(visitor.email.toUpperCase());
     await expect(dialog.getByLabel("Company name")).toBeEditable();
+
+    // The duplicate used up its question: a different one replaces it, the answer is cleared and the
+    // focus stays where it was; with another address and the new answer, the sign-up goes through.
+    await expect(dialog.getByTestId("math-question")).not.toHaveText(question);
+    await expect(dialog.getByLabel("Security check")).toHaveValue("");
+    await expect(dialog.getByLabel("Security check")).not.toBeFocused();
+    await dialog.getByLabel("Email").fill(uniqueVisitor("dup-fixed").email);
+    await dialog.getByLabel("Security check").fill(await answerFor(dialog));
+    await dialog.getByRole("button", { name: "Secure My Spot" }).click();
+    await expect(dialog.getByRole("heading", { name: "You're On The List!" })).toBeVisible();
   });
 
   test("a server failure (a trigger in the test database refuses the insert: a real 500) shows the generic message and keeps everything typed", async ({ page }) => {

@@ -52,11 +52,12 @@ describe("fetchChallenge", () => {
 });
 
 describe("submitSignup", () => {
-  it("reports success, then the already-on-the-list message for the same email", async () => {
+  it("reports success, then the already-on-the-list message for the same email, with a new question for the next try", async () => {
     expect(await submitSignup(await answeredSignup({ email: "twice@example.com" }), throughRoutes)).toEqual({ ok: true });
     expect(await submitSignup(await answeredSignup({ email: "TWICE@example.com" }), throughRoutes)).toEqual({
       ok: false,
       message: "This email is already on our waitlist. We'll be in touch soon!",
+      newQuestion: { focusAnswer: false },
     });
   });
 
@@ -78,7 +79,7 @@ describe("submitSignup", () => {
       expect(await submitSignup(body, throughRoutes)).toEqual({
         ok: false,
         message: "That security question expired. Please answer the new one.",
-        needsNewQuestion: true,
+        newQuestion: { focusAnswer: true },
       });
     }
   });

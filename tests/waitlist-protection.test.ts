@@ -147,14 +147,24 @@ describe("the security question", () => {
     expect((await countEntries())).toBe(1);
   });
 
-  it("leaves a token usable after a refusal that stored nothing (a duplicate email, a field error)", async () => {
+  it("leaves a token usable after a refusal before the store (a field error)", async () => {
+    const post = handler();
+    const { challenge_token, challenge_answer } = solvedChallenge({ secret: SECRET, now: clock });
+    const retry = { challenge_token, challenge_answer };
+    expect((await post(jsonRequest({ ...validSignup({ phone: "12" }), ...retry }))).status).toBe(400);
+    expect((await post(jsonRequest({ ...validSignup({ email: "fixed@example.com" }), ...retry }))).status).toBe(201);
+  });
+
+  it("uses up a token with a duplicate like a sign-up: one solved question cannot test address after address", async () => {
     const post = handler();
     expect((await post(jsonRequest(body({ email: "taken@example.com" })))).status).toBe(201);
     const { challenge_token, challenge_answer } = solvedChallenge({ secret: SECRET, now: clock });
-    const retry = { challenge_token, challenge_answer };
-    expect((await post(jsonRequest({ ...validSignup({ email: "taken@example.com" }), ...retry }))).status).toBe(409);
-    expect((await post(jsonRequest({ ...validSignup({ phone: "12" }), ...retry }))).status).toBe(400);
-    expect((await post(jsonRequest({ ...validSignup({ email: "fixed@example.com" }), ...retry }))).status).toBe(201);
+    const probe = { challenge_token, challenge_answer };
+    expect(await answerOf(await post(jsonRequest({ ...validSignup({ email: "TAKEN@example.com" }), ...probe })))).toMatchObject({ status: 409 });
+    for (const email of ["taken@example.com", "new@example.com"]) {
+      expect(await answerOf(await post(jsonRequest({ ...validSignup({ email }), ...probe })))).toMatchObject({ status: 400, body: { code: "challenge_used" } });
+    }
+    expect(await countEntries()).toBe(1);
   });
 
   it("gives a different question when asked for another, keeping the visit's start time", () => {

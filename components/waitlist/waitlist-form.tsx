@@ -98,10 +98,10 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
     }
     setFieldErrors(result.fields ?? {});
     setStatus({ state: "error", message: result.message });
-    if (result.needsNewQuestion) {
+    if (result.newQuestion) {
       renewChallenge();
       setAnswer("");
-      form.querySelector<HTMLElement>(`#${CSS.escape(fieldId("answer"))}`)?.focus();
+      if (result.newQuestion.focusAnswer) form.querySelector<HTMLElement>(`#${CSS.escape(fieldId("answer"))}`)?.focus();
     }
   }
 

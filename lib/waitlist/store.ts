@@ -16,6 +16,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { getDatabase, isTemporary, Prisma, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
+import { errorFields, log } from "../log";
 import type { DeliveryKind } from "../outbox/worker";
 import { SIGNUP_FIELD_NAMES, signupOf } from "./fields";
 import { normalizeEmail, type WaitlistSignup } from "./schema";
@@ -84,6 +85,7 @@ function batchJson(rows: Row[]): string {
 }
 
 const SELECT_FROM_BATCH = Prisma.raw(COLUMNS.map((_, i) => `value ->> ${i}`).join(", "));
+const CHALLENGE_ID_OF_ROW = Prisma.raw(`value ->> ${COLUMNS.indexOf("challenge_id")}`);
 
 type Pending = {
   signup: WaitlistSignup;
@@ -107,10 +109,12 @@ type Pending = {
  * recorded, so the form cannot be used to mail anyone twice.
  */
 async function insertRows(database: Database, rows: Row[], batch: Pending[]): Promise<Returned[]> {
-  // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+  // A token a duplicate used up (spent_challenges) admits nothing more. The WHERE also tells
+  // SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
   const insert = database.$queryRaw<Returned[]>`
     INSERT INTO waitlist_entries (${Prisma.raw(COLUMNS.join(", "))})
-    SELECT ${SELECT_FROM_BATCH} FROM json_each(${batchJson(rows)}) WHERE true
+    SELECT ${SELECT_FROM_BATCH} FROM json_each(${batchJson(rows)})
+    WHERE NOT EXISTS (SELECT 1 FROM spent_challenges WHERE challenge_id = ${CHALLENGE_ID_OF_ROW})
     ON CONFLICT (email_normalized) DO UPDATE SET email_normalized = excluded.email_normalized
     ON CONFLICT DO NOTHING
     RETURNING id, email_normalized, public_id`;
@@ -174,9 +178,36 @@ async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome
         outcomes.push({ error: rowError });
       }
     }
+    await spendDuplicatesChallenges(database, rows, outcomes, createdAt);
     return outcomes;
   }
-  return classify(rows, inserted);
+  const outcomes = classify(rows, inserted);
+  await spendDuplicatesChallenges(database, rows, outcomes, createdAt);
+  return outcomes;
+}
+
+/**
+ * A sign-up refused as already registered uses up its question like one that
+ * got in, so a solved question cannot test address after address for
+ * membership. Written after the batch's insert, before anyone is answered, and
+ * only when the batch met a duplicate, so sign-ups pay nothing for it. Batches
+ * of one process are written one after another, so its next batch already sees
+ * the token spent; another instance may slip one use in between (at most one).
+ * If the write fails, the duplicate is still answered as one, and logged.
+ */
+async function spendDuplicatesChallenges(database: Database, rows: Row[], outcomes: Outcome<StoreResult>[], now: Date): Promise<void> {
+  const spent = rows
+    .filter((row, i) => row.challenge_id !== null && "ok" in outcomes[i]! && outcomes[i].ok.outcome === "duplicate")
+    .map((row) => row.challenge_id);
+  if (spent.length === 0) return;
+  try {
+    await database.$executeRaw`
+      INSERT INTO spent_challenges (challenge_id, spent_at)
+      SELECT value, ${timestamp(now)} FROM json_each(${JSON.stringify(spent)}) WHERE true
+      ON CONFLICT DO NOTHING`;
+  } catch (error) {
+    log.warn({ fault: isTemporary(error) ? "database_unavailable" : "unexpected", ...errorFields(error), tokens: spent.length }, "a duplicate's question could not be used up");
+  }
 }
 
 function classify(rows: Row[], returned: Returned[]): Outcome<StoreResult>[] {

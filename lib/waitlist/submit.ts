@@ -14,7 +14,16 @@ export type ServerChallenge = { challenge: Challenge; token: string };
 
 export type SubmitResult =
   | { ok: true }
-  | { ok: false; message: string; fields?: FieldErrors; needsNewQuestion?: boolean };
+  | {
+      ok: false;
+      message: string;
+      fields?: FieldErrors;
+      /**
+       * The question was used up (or never valid): the form gets a new one before the next
+       * try. `focusAnswer`: answering it is what the visitor must do next.
+       */
+      newQuestion?: { focusAnswer: boolean };
+    };
 
 async function jsonOf(response: Response): Promise<Record<string, unknown>> {
   try {
@@ -60,10 +69,12 @@ export async function submitSignup(body: SignupRequestBody, fetchImpl: typeof fe
 
   const { error, code, fields } = await jsonOf(response);
   if (typeof error === "string" && error.includes(DUPLICATE_MARKER)) {
-    return { ok: false, message: VISITOR_MESSAGES.alreadyOnList };
+    // A duplicate uses up the question like a sign-up does (lib/waitlist/store.ts); the visitor
+    // most likely fixes the email next, so the new question comes without taking the focus.
+    return { ok: false, message: VISITOR_MESSAGES.alreadyOnList, newQuestion: { focusAnswer: false } };
   }
   if (NEW_QUESTION_CODES.includes(code as ApiErrorCode)) {
-    return { ok: false, message: VISITOR_MESSAGES.newQuestion, needsNewQuestion: true };
+    return { ok: false, message: VISITOR_MESSAGES.newQuestion, newQuestion: { focusAnswer: true } };
   }
   // A temporary condition on our side: nothing was stored, and the same answer can be sent again.
   if (response.status === 503) return { ok: false, message: VISITOR_MESSAGES.busy };

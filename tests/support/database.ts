@@ -40,6 +40,7 @@ export function setUpTestDatabase(): { file: string; url: string } {
       database.rateLimitWindow.deleteMany(),
       database.confirmationRecipient.deleteMany(),
       database.waitlistRemoval.deleteMany(),
+      database.spentChallenge.deleteMany(),
     ]);
   });
   afterAll(() => closeDatabase());
