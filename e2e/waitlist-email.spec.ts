@@ -33,12 +33,14 @@ test.describe("the confirmation email and the visitor's page", () => {
     expect(mail.subject).toBe("You're on the FieldCrew waitlist");
     expect(mail.from?.value).toEqual([{ name: "FieldCrew", address: "hello@fieldcrew.app" }]);
     expect(mail.to).toMatchObject({ value: [{ address: visitor.email, name: "" }] });
-    expect(mail.raw.split(/\r?\n\r?\n/)[0]).not.toContain("Summit");
-    expect(mail.text).toContain(`Company: ${visitor.company_name}`);
+    // Only our words: the business type and size as our labels, nothing the visitor typed.
     expect(mail.text).toContain(`Business type: ${optionLabel("business_type")}`);
     expect(mail.text).toContain(`Company size: ${optionLabel("company_size")}`);
     expect(mail.text).toContain("within 48 hours");
-    expect(mail.html).toContain("Summit &lt;b&gt;Electric&lt;/b&gt; &amp; &quot;Sons&quot;");
+    for (const part of [mail.raw, mail.text ?? "", String(mail.html)]) {
+      expect(part).not.toContain("Summit");
+      expect(part).not.toContain(visitor.contact_name);
+    }
 
     const violations: string[] = [];
     page.on("console", (message) => {
@@ -58,6 +60,7 @@ test.describe("the confirmation email and the visitor's page", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`You're on the list, ${visitor.contact_name}`);
     const details = page.getByRole("region", { name: "Your entry" });
     await expect(details).toContainText(visitor.company_name); // as text, not markup
+    await expect(details).toContainText(visitor.notes); // the page shows all we keep
     await expect(details.locator("b")).toHaveCount(0);
     await expect(details).toContainText("Email confirmedNot yet");
 

@@ -71,6 +71,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().trim().min(3).optional(),
   /** Confirmation emails the whole site sends in any hour, across all instances; more wait. */
   MAIL_MAX_PER_HOUR: wholeNumber(1).default(200),
+  MAIL_MAX_PER_DOMAIN_PER_HOUR: wholeNumber(1).default(20),
   /** Requests this instance handles at once; more are answered 503 at once (health checks excepted). */
   WAITLIST_MAX_IN_FLIGHT: wholeNumber(1).default(256),
   /** Sign-ups (and rate-limit counts) that may wait to be written at once; more are answered 503 at once. */
@@ -111,6 +112,7 @@ const ENV_NAMES = [
   "SMTP_URL",
   "MAIL_FROM",
   "MAIL_MAX_PER_HOUR",
+  "MAIL_MAX_PER_DOMAIN_PER_HOUR",
   "WAITLIST_MAX_IN_FLIGHT",
   "WAITLIST_MAX_PENDING_WRITES",
   "WAITLIST_REQUEST_DEADLINE_MS",

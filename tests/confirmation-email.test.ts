@@ -57,7 +57,7 @@ const post = createSignupHandler({
   afterResponse: () => {},
 });
 
-function worker(options: { perHour?: number } = {}) {
+function worker(options: { perHour?: number; perDomainPerHour?: number } = {}) {
   return new DeliveryWorker({
     channels: { email: confirmationEmailChannel({ smtpUrl, from: FROM, secret: testSecret(), siteUrl: SITE_URL }) },
     owner: "mail-test",
@@ -65,6 +65,7 @@ function worker(options: { perHour?: number } = {}) {
     leaseMs: 60_000,
     now: () => clock,
     hourlyCaps: { email: options.perHour ?? 100 },
+    hourlyCapsPerKey: { email: options.perDomainPerHour ?? 100 },
   });
 }
 
@@ -98,62 +99,57 @@ describe("the confirmation email", () => {
     expect(row).toMatchObject({ status: "delivered", attempts: 1 });
 
     const text = mail!.text!;
-    expect(text).toContain("Hi Dana Ortiz,");
+    expect(text).toMatch(/^Hello,\n/);
     expect(text).toContain("Our team will reach out within 48 hours");
-    expect(text).toMatch(/Company: Northwind Heating & Air\n\s+Name: Dana Ortiz\n\s+Business type: Plumbing\n\s+Company size: 11-25 employees/);
+    const entry = await getDatabase().waitlistEntry.findFirstOrThrow();
+    const when = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(entry.createdAt);
+    expect(text).toMatch(new RegExp(`What you registered:\n\\s+Business type: Plumbing\n\\s+Company size: 11-25 employees\n\\s+Signed up: ${when} UTC\n\n`));
     const links = text.match(/https?:\/\/\S+/g)!;
     expect(links).toHaveLength(1);
     const link = new URL(links[0]!);
     expect(link.origin).toBe(SITE_URL);
     expect(link.pathname.startsWith(`${ENTRY_PAGE_PATH}/`)).toBe(true);
-    const entry = await getDatabase().waitlistEntry.findFirstOrThrow();
     expect(publicIdFromToken(testSecret(), link.pathname.split("/").at(-1)!)).toBe(entry.publicId);
 
     const html = mail!.html as string;
-    expect(html).toContain("Northwind Heating &amp; Air");
+    expect(html).toContain("11-25 employees");
     expect(html).toContain(`href="${link.toString()}"`);
     expect(html).toContain("within 48 hours");
     expect(html).not.toMatch(/<img|<script|src=|https?:\/\/(?!fieldcrew\.example)/); // no pixels, no remote content
   });
 
-  it("shows hostile values as text in both parts and lets none of them reach a header", async () => {
-    const hostile = {
-      company_name: `<script>alert("x")</script>\r\nBcc: victim@evil.example`,
+  it("carries only our words: nothing the visitor typed reaches its headers, its text or its HTML", async () => {
+    const typed = {
+      company_name: "Your PayPal account is on hold, verify at https://evil.example",
       contact_name: `"><img src=x onerror=alert(1)>\u001b[31m\u202eevil`,
       notes: "Subject: free money\r\n\r\nhello",
+      phone: "+1 (555) 867-5309",
     };
-    expect((await post(jsonRequest(signupBody({ ...hostile, email: "hostile@example.com" })))).status).toBe(201);
+    expect((await post(jsonRequest(signupBody({ ...typed, email: "hostile@example.com" })))).status).toBe(201);
     expect(await worker().sweep()).toBe(1);
     const [mail] = await received();
 
-    const headerBlock = mail!.raw.split(/\r?\n\r?\n/)[0]!;
-    expect(headerBlock).not.toMatch(/victim|evil|script|onerror|free money/i);
     expect(mail!.bcc).toBeUndefined();
-    expect(mail!.to).toMatchObject({ value: [{ address: "hostile@example.com" }] });
+    expect(mail!.to).toMatchObject({ value: [{ address: "hostile@example.com", name: "" }] });
     expect(mail!.subject).toBe(CONFIRMATION_SUBJECT);
-
-    const html = mail!.html as string;
-    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;  Bcc: victim@evil.example");
-    expect(html).toContain("&quot;&gt;&lt;img src=x onerror=alert(1)&gt; [31m evil");
-    expect(html).not.toContain("<script");
-    expect(html).not.toContain("<img");
-    const text = mail!.text!;
-    expect(text).toContain(`Company: <script>alert("x")</script>  Bcc: victim@evil.example`);
-    expect(text).not.toMatch(/[\u001b\u202e]/);
+    for (const part of [mail!.raw, mail!.text!, mail!.html as string]) {
+      expect(part).not.toMatch(/PayPal|evil|onerror|free money|867-5309/i);
+    }
+    expect(mail!.text).toContain("Business type: HVAC");
   });
 
-  it("is built from the entry the same way for any values (the HTML escapes what the text shows)", () => {
+  it("is built from the entry the same way for any values, and shows none of its free text", () => {
     const entry = {
       companyName: "A & B <Co>",
       contactName: "O'Hara",
+      notes: "call me",
       businessType: "other",
       companySize: "50+",
+      createdAt: new Date("2026-11-23T09:05:00Z"),
     } as Parameters<typeof confirmationEmail>[0];
     const email = confirmationEmail(entry, "https://fieldcrew.example/waitlist/entry/x.y");
-    expect(email.text).toContain("Company: A & B <Co>");
-    expect(email.html).toContain("A &amp; B &lt;Co&gt;");
-    expect(email.html).toContain("O&#39;Hara");
-    expect(email.text).toContain("Business type: Other");
+    expect(email.text).toContain("Business type: Other\n  Company size: 50+ employees\n  Signed up: November 23, 2026 at 9:05 AM UTC\n");
+    for (const part of [email.text, email.html]) expect(part).not.toMatch(/A & B|A &amp; B|Hara|call me/);
   });
 
   it("is sent once per address ever: not for a duplicate, and not again after the entry is removed and signed up again", async () => {
@@ -182,6 +178,22 @@ describe("the confirmation email", () => {
     clock += 60 * 60 * 1000 + 1;
     expect(await worker({ perHour: 2 }).sweep()).toBe(1);
     expect(await received()).toHaveLength(3);
+  });
+
+  it("keeps to the cap per recipient domain beside it: one domain waits, the others are mailed", async () => {
+    const addresses = ["a@flood.example", "b@FLOOD.example", "c@flood.example", "d@flood.example", "e@other.example"];
+    for (const email of addresses) expect((await post(jsonRequest(signupBody({ email })))).status).toBe(201);
+    expect((await emails()).map((row) => row.throttleKey)).toEqual(["flood.example", "flood.example", "flood.example", "flood.example", "other.example"]);
+    expect(await worker({ perDomainPerHour: 2 }).sweep()).toBe(3);
+    expect(await worker({ perDomainPerHour: 2 }).sweep()).toBe(0);
+    expect((await emails()).map((row) => row.status)).toEqual(["delivered", "delivered", "pending", "pending", "delivered"]);
+    const to = async () => (await received()).map((mail) => (mail.to as { text: string }).text.toLowerCase()).sort();
+    expect(await to()).toEqual(["a@flood.example", "b@flood.example", "e@other.example"]);
+
+    // As the hour moves on, the domain's next two go out.
+    clock += 60 * 60 * 1000 + 1;
+    expect(await worker({ perDomainPerHour: 2 }).sweep()).toBe(2);
+    expect(await received()).toHaveLength(5);
   });
 
   it("retries when the mail server refuses for now, and gives up on a permanent refusal", async () => {

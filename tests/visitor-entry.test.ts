@@ -54,6 +54,7 @@ describe("the visitor's page", () => {
           ["Phone", entry.phone],
           ["Business type", "HVAC"],
           ["Company size", "6-10 employees"],
+          ["Notes", entry.notes],
         ],
         signedUpAt: entry.createdAt,
         confirmedAt: null,

@@ -63,6 +63,11 @@ export type DeliveryWorkerOptions = {
    * (MAIL_MAX_PER_HOUR for emails). Rows over it wait, pending, for the hour to move on.
    */
   hourlyCaps?: Partial<Record<DeliveryKind, number>>;
+  /**
+   * At most this many of a kind with the same throttle_key delivered in any hour, by all
+   * instances together (MAIL_MAX_PER_DOMAIN_PER_HOUR: per recipient domain). Rows over it wait.
+   */
+  hourlyCapsPerKey?: Partial<Record<DeliveryKind, number>>;
   now?: () => number;
 };
 
@@ -248,26 +253,39 @@ export class DeliveryWorker {
   /**
    * One statement, so two instances never claim one row, and a cap counts what
    * every instance has sent in the last hour plus what is being attempted now.
+   * With a cap per throttle key, the due rows of each key are numbered in the
+   * order they are due, and a row is claimed only while its number plus what its
+   * key used in the hour stays within the cap.
    */
   private async claimKind(kind: DeliveryKind): Promise<Delivery[]> {
     const now = new Date(this.now());
+    const hourAgo = new Date(now.getTime() - HOUR_MS);
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
+    // Delivered in the last hour, or being attempted now.
+    const used = Prisma.sql`((status = 'delivered' AND delivered_at > ${hourAgo}) OR (status = 'pending' AND lease_expires_at > ${now}))`;
     const cap = this.options.hourlyCaps?.[kind];
     const limit =
       cap === undefined
         ? Prisma.sql`${this.batchSize}`
-        : Prisma.sql`max(0, min(${this.batchSize}, ${cap} - (
-            SELECT count(*) FROM outbox WHERE kind = ${kind} AND (
-              (status = 'delivered' AND delivered_at > ${new Date(now.getTime() - HOUR_MS)})
-              OR (status = 'pending' AND lease_expires_at > ${now})))))`;
+        : Prisma.sql`max(0, min(${this.batchSize}, ${cap} - (SELECT count(*) FROM outbox WHERE kind = ${kind} AND ${used})))`;
+    const due = Prisma.sql`status = 'pending' AND kind = ${kind} AND next_attempt_at <= ${now} AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})`;
+    const keyCap = this.options.hourlyCapsPerKey?.[kind];
+    const claimable =
+      keyCap === undefined
+        ? Prisma.sql`SELECT id FROM outbox WHERE ${due} ORDER BY next_attempt_at LIMIT ${limit}`
+        : Prisma.sql`
+            SELECT id FROM (
+              SELECT id, next_attempt_at, throttle_key, row_number() OVER (PARTITION BY throttle_key ORDER BY next_attempt_at, id) AS nth
+              FROM outbox WHERE ${due}
+            ) AS candidate
+            WHERE throttle_key IS NULL OR nth + (
+              SELECT count(*) FROM outbox AS sent WHERE sent.kind = ${kind} AND sent.throttle_key = candidate.throttle_key AND ${used}
+            ) <= ${keyCap}
+            ORDER BY next_attempt_at
+            LIMIT ${limit}`;
     const rows = await this.database().$queryRaw<Claimed[]>`
       UPDATE outbox SET lease_owner = ${this.options.owner}, lease_expires_at = ${leaseUntil}, attempts = attempts + 1
-      WHERE id IN (
-        SELECT id FROM outbox
-        WHERE status = 'pending' AND kind = ${kind} AND next_attempt_at <= ${now}
-          AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
-        ORDER BY next_attempt_at
-        LIMIT ${limit})
+      WHERE id IN (${claimable})
       RETURNING id, kind, entry_id, attempts`;
     return rows.map((row) => ({ id: row.id, kind: row.kind, entryId: Number(row.entry_id), attempt: Number(row.attempts) }));
   }

@@ -3,10 +3,12 @@
  * site's look, the 48-hour promise, what was registered, and one link to the
  * visitor's own page (lib/waitlist/entry-link.ts). No images, no tracking.
  *
- * Everything the visitor typed is treated as hostile: it goes in the body only
- * (the subject is fixed and the recipient is the schema-checked address alone,
- * without a display name), control characters become spaces in both parts,
- * and the HTML part escapes it.
+ * Only our words: anyone can type any address into the form, so nothing the
+ * visitor typed (name, company, notes, phone) goes into this message, only the
+ * business type and size as our labels, the time of the sign-up and the link.
+ * The visitor's page, behind that link, shows everything. The recipient is the
+ * schema-checked address alone, without a display name. What is shown is still
+ * escaped in the HTML and stripped of control characters in both parts.
  */
 import "server-only";
 import { createTransport } from "nodemailer";
@@ -31,15 +33,17 @@ function escapeHtml(value: string): string {
   return plain(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
+const signedUpAt = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
+
 /** What the email says about an entry; `link` is its page. */
 export function confirmationEmail(entry: WaitlistEntry, link: string): ConfirmationEmail {
-  const registered = shownFields(signupOf(entry), "inEmail");
+  const registered: [label: string, value: string][] = [...shownFields(signupOf(entry), "inEmail"), ["Signed up", `${signedUpAt.format(entry.createdAt)} UTC`]];
   const promise = `Thanks for joining the ${SITE.name} waitlist. Our team will reach out within ${FIGURES.responseHours} hours to learn about your business and set up your founding-member access.`;
   const linkLine = "See your entry, confirm this email address, or leave the waitlist:";
   const ignore = "If you did not sign up, you can remove the entry at the same link, or ignore this email: we will not send another.";
 
   const text = [
-    `Hi ${plain(entry.contactName)},`,
+    "Hello,",
     "",
     promise,
     "",
@@ -57,7 +61,7 @@ export function confirmationEmail(entry: WaitlistEntry, link: string): Confirmat
   ].join("\n");
 
   const row = ([label, value]: [string, string]) =>
-    `<tr><td style="padding:6px 16px 6px 0;color:#64748b;white-space:nowrap;vertical-align:top">${label}</td>` +
+    `<tr><td style="padding:6px 16px 6px 0;color:#64748b;white-space:nowrap;vertical-align:top">${escapeHtml(label)}</td>` +
     `<td style="padding:6px 0;color:#0b1220;font-weight:600">${escapeHtml(value)}</td></tr>`;
   const html = `<!doctype html>
 <html lang="en">
@@ -68,7 +72,7 @@ export function confirmationEmail(entry: WaitlistEntry, link: string): Confirmat
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
 <tr><td style="background:#0b1220;padding:20px 28px;font-size:20px;font-weight:800;color:#ffffff">Field<span style="color:#fb923c">Crew</span></td></tr>
 <tr><td style="padding:28px">
-<h1 style="margin:0 0 12px;font-size:22px;line-height:1.3">You're on the list, ${escapeHtml(entry.contactName)}!</h1>
+<h1 style="margin:0 0 12px;font-size:22px;line-height:1.3">You're on the list!</h1>
 <p style="margin:0 0 20px;font-size:16px;line-height:1.6;color:#334155">${escapeHtml(promise)}</p>
 <p style="margin:0 0 8px;font-size:14px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:#9a3412">What you registered</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 24px;font-size:15px">${registered.map(row).join("")}</table>

@@ -34,13 +34,14 @@ export function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
     retryDelaysMs: env.WAITLIST_DELIVERY_RETRY_SECONDS.map((seconds) => seconds * 1000),
     leaseMs: env.WAITLIST_DELIVERY_LEASE_SECONDS * 1000,
     hourlyCaps: { email: env.MAIL_MAX_PER_HOUR },
+    hourlyCapsPerKey: { email: env.MAIL_MAX_PER_DOMAIN_PER_HOUR },
   });
 }
 
 /** What server.ts says once at start about the deliveries this instance makes. */
 export function deliveriesAtStart(env: Env): string[] {
   const mail = env.SMTP_URL
-    ? `Confirmation emails: on, through ${new URL(env.SMTP_URL).host}, at most ${env.MAIL_MAX_PER_HOUR} an hour.`
+    ? `Confirmation emails: on, through ${new URL(env.SMTP_URL).host}, at most ${env.MAIL_MAX_PER_HOUR} an hour, ${env.MAIL_MAX_PER_DOMAIN_PER_HOUR} to any one domain.`
     : "Confirmation emails: off (SMTP_URL is not set), so new sign-ups get no email. See docs/operations.md.";
   const webhook = env.WAITLIST_WEBHOOK_URL ? `Webhook: on, to ${new URL(env.WAITLIST_WEBHOOK_URL).host}.` : "Webhook: off (WAITLIST_WEBHOOK_URL is not set).";
   return [mail, webhook];

@@ -27,7 +27,7 @@ type FieldDefinition = {
   label: string;
   /** A fixed choice: its options, so people read the option's label, not the stored value. */
   options?: readonly Option[];
-  /** In the confirmation email's "What you registered". */
+  /** In the confirmation email's "What you registered": only fixed choices (see company_name below). */
   inEmail: boolean;
   /** On the visitor's own page (lib/waitlist/visitor-entry.ts). */
   onVisitorPage: boolean;
@@ -43,9 +43,10 @@ type FieldDefinition = {
  * for each field (and why) are in docs/architecture.md, "The fields of a sign-up".
  */
 export const SIGNUP_FIELDS = {
-  company_name: { column: "companyName", label: "Company", inEmail: true, onVisitorPage: true, listColumn: { title: "Company", width: 24 } },
-  contact_name: { column: "contactName", label: "Name", inEmail: true, onVisitorPage: true, listColumn: { title: "Contact", width: 18 } },
-  // The email goes to this address, and a phone number does not belong in a message anyone may forward.
+  // Nothing the visitor typed goes in an email to an unconfirmed address: the form would mail
+  // anyone's words to any address typed into it. Only the fixed choices, in our words.
+  company_name: { column: "companyName", label: "Company", inEmail: false, onVisitorPage: true, listColumn: { title: "Company", width: 24 } },
+  contact_name: { column: "contactName", label: "Name", inEmail: false, onVisitorPage: true, listColumn: { title: "Contact", width: 18 } },
   email: { column: "email", label: "Email", inEmail: false, onVisitorPage: true, listColumn: { title: "Email", width: 28 } },
   phone: { column: "phone", label: "Phone", inEmail: false, onVisitorPage: true, listColumn: { title: "Phone", width: 17 } },
   business_type: {
@@ -65,13 +66,14 @@ export const SIGNUP_FIELDS = {
     // "6-10" fits the narrow column; " employees" adds nothing there.
     listColumn: { title: "Size", width: 5, storedValue: true },
   },
-  // Free text of any length: in the export, not in a one-line table or an email.
-  notes: { column: "notes", label: "Notes", inEmail: false, onVisitorPage: false, listColumn: null },
-  // Where the sign-up came from: for the team (the list shows them together as "Source"), not the visitor.
-  source_page: { column: "sourcePage", label: "Page", inEmail: false, onVisitorPage: false, listColumn: null },
-  utm_source: { column: "utmSource", label: "utm_source", inEmail: false, onVisitorPage: false, listColumn: null },
-  utm_medium: { column: "utmMedium", label: "utm_medium", inEmail: false, onVisitorPage: false, listColumn: null },
-  utm_campaign: { column: "utmCampaign", label: "utm_campaign", inEmail: false, onVisitorPage: false, listColumn: null },
+  // Free text of any length: in the export, not in a one-line table.
+  notes: { column: "notes", label: "Notes", inEmail: false, onVisitorPage: true, listColumn: null },
+  // Where the sign-up came from (the list shows them together as "Source"). The visitor's page
+  // shows all we keep about them, these included when there are any.
+  source_page: { column: "sourcePage", label: "Signed up on", inEmail: false, onVisitorPage: true, listColumn: null },
+  utm_source: { column: "utmSource", label: "Campaign source", inEmail: false, onVisitorPage: true, listColumn: null },
+  utm_medium: { column: "utmMedium", label: "Campaign medium", inEmail: false, onVisitorPage: true, listColumn: null },
+  utm_campaign: { column: "utmCampaign", label: "Campaign", inEmail: false, onVisitorPage: true, listColumn: null },
 } as const satisfies { [F in SignupField]: FieldDefinition };
 
 /** The fields' names, in SIGNUP_FIELDS's order. */

@@ -118,9 +118,11 @@ async function insertRows(database: Database, rows: Row[], batch: Pending[]): Pr
     ON CONFLICT (email_normalized) DO UPDATE SET email_normalized = excluded.email_normalized
     ON CONFLICT DO NOTHING
     RETURNING id, email_normalized, public_id`;
-  // [outbox id, kind, the entry's public id, the recipient key or null]
+  // [outbox id, kind, the entry's public id, the recipient key or null, the throttle key or null]
   const owed = rows.flatMap((row, i) =>
-    batch[i]!.deliveries.map((kind) => [randomUUID(), kind, row.public_id, kind === "email" ? batch[i]!.recipientKey : null]),
+    batch[i]!.deliveries.map((kind) =>
+      kind === "email" ? [randomUUID(), kind, row.public_id, batch[i]!.recipientKey, recipientDomain(row.email_normalized)] : [randomUUID(), kind, row.public_id, null, null],
+    ),
   );
   if (owed.length === 0) return insert;
 
@@ -129,8 +131,8 @@ async function insertRows(database: Database, rows: Row[], batch: Pending[]): Pr
   const [inserted] = await database.$transaction([
     insert,
     database.$executeRaw`
-      INSERT INTO outbox (id, kind, entry_id, status, attempts, next_attempt_at, created_at)
-      SELECT owed.value ->> 0, owed.value ->> 1, entry.id, 'pending', 0, ${now}, ${now}
+      INSERT INTO outbox (id, kind, entry_id, status, attempts, next_attempt_at, created_at, throttle_key)
+      SELECT owed.value ->> 0, owed.value ->> 1, entry.id, 'pending', 0, ${now}, ${now}, owed.value ->> 4
       FROM json_each(${owedJson}) AS owed
       JOIN waitlist_entries AS entry ON entry.public_id = owed.value ->> 2
       WHERE owed.value ->> 1 != 'email'
@@ -250,6 +252,15 @@ export function addToWaitlist(signup: WaitlistSignup, options: AddOptions = {}):
   const { challengeId = null, deliveries = [], recipientKey = null, database = getDatabase(), deadline, maxPending } = options;
   if (deliveries.includes("email") && !recipientKey) throw new Error("an email delivery needs the address's recipientKey");
   return writerFor(database, maxPending).submit({ signup, challengeId, deliveries, recipientKey }, deadline);
+}
+
+/**
+ * An email's throttle key (lib/outbox/worker.ts): the domain of the address's
+ * normalised form, so MAIL_MAX_PER_DOMAIN_PER_HOUR counts every spelling of one
+ * domain together.
+ */
+function recipientDomain(normalizedEmail: string): string {
+  return normalizedEmail.slice(normalizedEmail.lastIndexOf("@") + 1);
 }
 
 /**
