@@ -63,7 +63,7 @@ describe("npm run waitlist: an empty database", () => {
     const csv = waitlist(["export", "--format", "csv"]);
     expect(csv.status).toBe(0);
     expect(csv.stdout).toBe(
-      "id,created_at,company_name,contact_name,email,phone,business_type,company_size,notes,source_page,utm_source,utm_medium,utm_campaign,confirmed_at\r\n",
+      "id,created_at,company_name,contact_name,email,phone,business_type,company_size,notes,source_page,utm_source,utm_medium,utm_campaign,confirmed_at,duplicate_of\r\n",
     );
     expect(csv.stderr).toMatch(/No sign-ups yet; wrote an empty CSV export/);
     expect(JSON.parse(waitlist(["export", "--format", "json"]).stdout)).toEqual([]);
@@ -123,8 +123,8 @@ describe("npm run waitlist: confirmed emails and removals", () => {
   it("shows who confirmed their email, filters on it, exports the time, and counts confirmations and removals in stats", async () => {
     await seed({ company_name: "Confirmed Co", email: "yes@example.com" }, { company_name: "Waiting Co", email: "no@example.com" }, { email: "gone@example.com" }, { email: "kicked@example.com" });
     const when = new Date("2026-11-20T10:00:00.000Z");
-    await getDatabase().waitlistEntry.update({ where: { emailNormalized: "yes@example.com" }, data: { confirmedAt: when } });
-    const gone = await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { emailNormalized: "gone@example.com" } });
+    await getDatabase().waitlistEntry.updateMany({ where: { emailNormalized: "yes@example.com" }, data: { confirmedAt: when } });
+    const gone = await getDatabase().waitlistEntry.findFirstOrThrow({ where: { emailNormalized: "gone@example.com" } });
     await removeEntry(getDatabase(), { publicId: gone.publicId! }, "visitor");
     expect(waitlist(["remove", "--email", "kicked@example.com", "--yes"]).status).toBe(0);
 
@@ -204,7 +204,7 @@ describe("npm run waitlist -- export", () => {
     expect(status).toBe(0);
     expect(stderr).toContain("Exported 2 sign-ups as CSV.");
     expect(stdout.split("\r\n")[0]).toBe(
-      "id,created_at,company_name,contact_name,email,phone,business_type,company_size,notes,source_page,utm_source,utm_medium,utm_campaign,confirmed_at",
+      "id,created_at,company_name,contact_name,email,phone,business_type,company_size,notes,source_page,utm_source,utm_medium,utm_campaign,confirmed_at,duplicate_of",
     );
     const rows = parse(stdout, { columns: true, record_delimiter: "\r\n" }) as Record<string, string>[];
     expect(rows).toHaveLength(2);
@@ -258,7 +258,7 @@ describe("npm run waitlist -- export", () => {
     expect(exported[0]).toMatchObject({ ...hostile, utm_medium: "\tmedium", source_page: "\r/careers", business_type: "hvac", company_size: "6-10" });
     expect(Object.keys(exported[0]!)).toEqual([
       "id", "created_at", "company_name", "contact_name", "email", "phone", "business_type", "company_size", "notes",
-      "source_page", "utm_source", "utm_medium", "utm_campaign", "confirmed_at",
+      "source_page", "utm_source", "utm_medium", "utm_campaign", "confirmed_at", "duplicate_of",
     ]);
   });
 
@@ -332,6 +332,42 @@ describe("npm run waitlist -- export", () => {
         `peak RSS ${bigPeak} MiB; the same command exporting 0 rows: ${emptyPeak} MiB; difference ${(bigPeak - emptyPeak).toFixed(1)} MiB`,
     );
   }, 120_000);
+});
+
+describe("npm run waitlist -- duplicates", () => {
+  /** A row kept from before the canonical mailbox: same key as an entry, marked as its duplicate (as the migration does). */
+  async function keptDuplicateOf(email: string, typed: string) {
+    const entry = (await getDatabase().waitlistEntry.findFirstOrThrow({ where: { email } }));
+    const { id: _id, publicId: _publicId, challengeId: _challengeId, ...copy } = entry;
+    return getDatabase().waitlistEntry.create({ data: { ...copy, email: typed, duplicateOf: entry.id, createdAt: new Date() } });
+  }
+
+  it("says so when there are none", async () => {
+    await seed({ email: "single@gmail.com" });
+    expect(waitlist(["duplicates"])).toMatchObject({ status: 0, stdout: "No duplicates: every mailbox is on the list once.\n" });
+    expect(waitlist(["stats"]).stdout).not.toContain("Duplicates");
+  });
+
+  it("lists kept duplicates under their entry, counts them in stats and exports, and removes one by --id", async () => {
+    await seed({ email: "annasmith@gmail.com", company_name: "Smith HVAC" }, { email: "other@example.com" });
+    const duplicate = await keptDuplicateOf("annasmith@gmail.com", "Anna.Smith+launch@gmail.com");
+
+    const listed = waitlist(["duplicates"]);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(/^#\d+ {2}\d{4}-\d\d-\d\d {2}annasmith@gmail\.com {2}\(Dana Ortiz, Smith HVAC\)\n {4}duplicate #\d+ {2}\d{4}-\d\d-\d\d {2}Anna\.Smith\+launch@gmail\.com/);
+    expect(listed.stdout).toContain("1 duplicate of 1 entry.");
+    expect(waitlist(["stats"]).stdout).toContain("Duplicates kept from before one mailbox meant one entry: 1 (see duplicates)");
+    const exported = JSON.parse(waitlist(["export", "--format", "json"]).stdout) as { email: string; duplicate_of: number | null }[];
+    expect(exported.find((row) => row.email === "Anna.Smith+launch@gmail.com")?.duplicate_of).toBe(duplicate.duplicateOf);
+
+    // --email names the mailbox's entry, not the duplicate; --id names the row.
+    expect(waitlist(["remove", "--email", "a.nna.smith@googlemail.com"], { input: "no\n" }).stdout).toContain("<annasmith@gmail.com>");
+    const removed = waitlist(["remove", "--id", String(duplicate.id), "--yes"]);
+    expect(removed.status, removed.stderr).toBe(0);
+    expect(removed.stdout).toContain("Removed Dana Ortiz <Anna.Smith+launch@gmail.com>");
+    expect((await storedEntries()).map((row) => row.email).sort()).toEqual(["annasmith@gmail.com", "other@example.com"]);
+    expect(waitlist(["remove", "--id", "99999", "--yes"])).toMatchObject({ status: 1, stderr: "No sign-up with the id 99999. Nothing removed.\n" });
+  });
 });
 
 describe("npm run waitlist -- remove", () => {
@@ -421,7 +457,9 @@ describe("npm run waitlist: bad arguments", () => {
     [["stats", "extra"], "Unexpected argument 'extra'"],
     [["export"], "export needs --format csv or --format json."],
     [["export", "--format", "xlsx"], "export needs --format csv or --format json."],
-    [["remove"], "remove needs --email ADDRESS."],
+    [["remove"], "remove needs --email ADDRESS or --id N."],
+    [["remove", "--email", "a@example.com", "--id", "3"], "remove needs --email ADDRESS or --id N."],
+    [["remove", "--id", "x"], "--id must be an entry's id (a positive whole number), not \"x\"."],
     [["deliveries", "--status", "lost"], '--status must be pending, failed or all, not "lost".'],
     [["redeliver"], "redeliver needs --id ID or --all-failed."],
     [["redeliver", "--id", "x", "--all-failed"], "redeliver needs --id ID or --all-failed."],

@@ -26,15 +26,19 @@ describe("the fields of a sign-up", () => {
     expect(displayValue("notes", null)).toBe("");
   });
 
-  it("puts what each place shows in the table's order, and leaves contact details and notes out of the email", () => {
-    const signup = waitlistSignupSchema.parse(VALID_SIGNUP);
+  it("puts what each place shows in the table's order: only fixed choices in the email, all the visitor gave on their page", () => {
+    const signup = waitlistSignupSchema.parse({ ...VALID_SIGNUP, source_page: "/careers" });
     expect(shownFields(signup, "inEmail")).toEqual([
-      ["Company", VALID_SIGNUP.company_name],
-      ["Name", VALID_SIGNUP.contact_name],
       ["Business type", "HVAC"],
       ["Company size", "6-10 employees"],
     ]);
-    expect(shownFields(signup, "onVisitorPage").map(([label]) => label)).toEqual(["Company", "Name", "Email", "Phone", "Business type", "Company size"]);
+    expect(SIGNUP_FIELD_NAMES.filter((field) => SIGNUP_FIELDS[field].inEmail)).toEqual(
+      SIGNUP_FIELD_NAMES.filter((field) => "options" in SIGNUP_FIELDS[field]),
+    );
+    // Blank optional fields (the utm_* here) are left out.
+    expect(shownFields(signup, "onVisitorPage").map(([label]) => label)).toEqual([
+      "Company", "Name", "Email", "Phone", "Business type", "Company size", "Notes", "Signed up on",
+    ]);
     expect(SIGNUP_FIELD_NAMES.filter((field) => SIGNUP_FIELDS[field].listColumn === null)).toEqual(["notes", "source_page", "utm_source", "utm_medium", "utm_campaign"]);
   });
 });

@@ -307,7 +307,7 @@ describe("the new-sign-up webhook", () => {
   it("goes with its entry: removing an entry removes what was owed about it", async () => {
     expect((await handler()(jsonRequest(signupBody({ email: "leaving@example.com" })))).status).toBe(201);
     expect(await getDatabase().outboxMessage.count()).toBe(1);
-    await getDatabase().waitlistEntry.delete({ where: { emailNormalized: "leaving@example.com" } });
+    await getDatabase().waitlistEntry.deleteMany({ where: { emailNormalized: "leaving@example.com" } });
     expect(await getDatabase().outboxMessage.count()).toBe(0);
   });
 

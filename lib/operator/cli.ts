@@ -19,6 +19,8 @@ import {
   deliveryCounts,
   ENTRY_COLUMNS,
   findByEmail,
+  findById,
+  listDuplicates,
   iterateEntries,
   listDeliveries,
   listEntries,
@@ -47,8 +49,11 @@ Commands:
              --format csv|json  required
              --out FILE         write to FILE instead of standard output
              --force            replace FILE if it exists
-  remove   Delete one person's sign-up (and whatever was still to be sent about it)
-             --email ADDRESS    required
+  duplicates  Entries kept as duplicates of an older one (one mailbox, several rows, from
+           before one mailbox meant one entry), under the entry they duplicate
+  remove   Delete one sign-up (and whatever was still to be sent about it)
+             --email ADDRESS    the mailbox's entry (any spelling of the address), or
+             --id N             one row by its id (a duplicate, from duplicates)
              --yes              do not ask for confirmation
   deliveries  Notifications owed to other systems: counts, and those not delivered
              --status pending|failed|all   which to list (default: failed and pending)
@@ -187,7 +192,8 @@ async function statsCommand(db: Database, args: string[], io: CliIo): Promise<nu
   const sections = [
     `Sign-ups: ${count(s.total)} (first ${utcDay(s.first!)}, latest ${utcDay(s.latest!)}, UTC)\n` +
       `Confirmed their email: ${count(s.confirmed)} (${((s.confirmed / s.total) * 100).toFixed(1)}%)\n` +
-      `Removed: ${count(s.removedByVisitors)} by the visitor, ${count(s.removedByOperators)} by an operator (counts only; nothing about them is kept)`,
+      `Removed: ${count(s.removedByVisitors)} by the visitor, ${count(s.removedByOperators)} by an operator (counts only; nothing about them is kept)` +
+      (s.duplicates > 0 ? `\nDuplicates kept from before one mailbox meant one entry: ${count(s.duplicates)} (see duplicates)` : ""),
     breakdown("Business type", BUSINESS_TYPES.map((o) => ({ label: o.label, n: types.get(o.value) ?? 0 })), s.total),
     breakdown("Company size", COMPANY_SIZES.map((o) => ({ label: o.label, n: sizes.get(o.value) ?? 0 })), s.total),
     breakdown("Source (utm_source)", s.bySource.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
@@ -265,11 +271,14 @@ async function readAnswer(stdin: Readable): Promise<string> {
 }
 
 async function remove(db: Database, args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args, strict: true, options: { email: { type: "string" }, yes: { type: "boolean" } } });
-  if (!values.email?.trim()) throw new UsageError("remove needs --email ADDRESS.");
-  const entry = await findByEmail(db, values.email);
+  const { values } = parseArgs({ args, strict: true, options: { email: { type: "string" }, id: { type: "string" }, yes: { type: "boolean" } } });
+  const email = values.email?.trim();
+  if (!email === (values.id === undefined)) throw new UsageError("remove needs --email ADDRESS or --id N.");
+  if (values.id !== undefined && !/^[1-9]\d*$/.test(values.id)) throw new UsageError(`--id must be an entry's id (a positive whole number), not "${values.id}".`);
+  const entry = email ? await findByEmail(db, email) : await findById(db, Number(values.id));
   if (!entry) {
-    await write(io.stderr, `No sign-up with the email ${terminalSafe(values.email.trim())}. Nothing removed.\n`);
+    const which = email ? `the email ${terminalSafe(email)}` : `the id ${values.id}`;
+    await write(io.stderr, `No sign-up with ${which}. Nothing removed.\n`);
     return 1;
   }
   const who = terminalSafe(`${entry.contact_name} <${entry.email}> of ${entry.company_name}, signed up ${entry.created_at.slice(0, 10)}`);
@@ -283,6 +292,25 @@ async function remove(db: Database, args: string[], io: CliIo): Promise<number> 
   }
   await removeById(db, entry.id);
   await write(io.stdout, `Removed ${who}.\n`);
+  return 0;
+}
+
+async function duplicatesCommand(db: Database, args: string[], io: CliIo): Promise<number> {
+  parseArgs({ args, strict: true, options: {} });
+  const groups = await listDuplicates(db);
+  if (groups.length === 0) {
+    await write(io.stdout, "No duplicates: every mailbox is on the list once.\n");
+    return 0;
+  }
+  const line = (entry: OperatorRecord) =>
+    terminalSafe(`#${entry.id}  ${entry.created_at.slice(0, 10)}  ${entry.email}  (${entry.contact_name}, ${entry.company_name})`);
+  const blocks = groups.map(({ entry, duplicates }) => [line(entry), ...duplicates.map((row) => `    duplicate ${line(row)}`)].join("\n"));
+  const rows = groups.reduce((n, group) => n + group.duplicates.length, 0);
+  await write(
+    io.stdout,
+    `${blocks.join("\n\n")}\n\n${count(rows)} duplicate${rows === 1 ? "" : "s"} of ${count(groups.length)} entr${groups.length === 1 ? "y" : "ies"}. ` +
+      "They were stored before one mailbox meant one entry; nothing was deleted. Remove one you do not want with remove --id N.\n",
+  );
   return 0;
 }
 
@@ -335,6 +363,7 @@ const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Prom
   list,
   stats: statsCommand,
   export: exportCommand,
+  duplicates: duplicatesCommand,
   remove,
   deliveries,
   redeliver: redeliverCommand,

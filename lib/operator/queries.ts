@@ -10,15 +10,18 @@ import { normalizeEmail } from "../waitlist/schema";
 import { removeEntry } from "../waitlist/visitor-entry";
 import { entryRecord, timestamp, type EntryRecord } from "../waitlist/store";
 
-/** A sign-up as the operator tool shows and exports it: the entry, and when its address was confirmed. */
-export type OperatorRecord = EntryRecord & { confirmed_at: string | null };
+/**
+ * A sign-up as the operator tool shows and exports it: the entry, when its
+ * address was confirmed, and the entry it is a duplicate of, if any.
+ */
+export type OperatorRecord = EntryRecord & { confirmed_at: string | null; duplicate_of: number | null };
 
 function operatorRecord(entry: WaitlistEntry): OperatorRecord {
-  return { ...entryRecord(entry), confirmed_at: entry.confirmedAt ? timestamp(entry.confirmedAt) : null };
+  return { ...entryRecord(entry), confirmed_at: entry.confirmedAt ? timestamp(entry.confirmedAt) : null, duplicate_of: entry.duplicateOf };
 }
 
-/** Every column an operator sees, in the order exports use: every field of a sign-up (lib/waitlist/fields.ts) between when it came and when it was confirmed. */
-export const ENTRY_COLUMNS = ["id", "created_at", ...SIGNUP_FIELD_NAMES, "confirmed_at"] as const satisfies readonly (keyof OperatorRecord)[];
+/** Every column an operator sees, in the order exports use: every field of a sign-up (lib/waitlist/fields.ts) between when it came and what became of it. */
+export const ENTRY_COLUMNS = ["id", "created_at", ...SIGNUP_FIELD_NAMES, "confirmed_at", "duplicate_of"] as const satisfies readonly (keyof OperatorRecord)[];
 
 export type ListFilters = {
   businessType?: string;
@@ -89,6 +92,8 @@ export type Stats = {
   /** The last 30 UTC days, oldest first, days without sign-ups included. */
   perDay: { day: string; n: number }[];
   confirmed: number;
+  /** Rows kept as duplicates of an older entry (npm run waitlist -- duplicates). */
+  duplicates: number;
   /** Entries removed so far, by the visitor from their own page and by an operator. */
   removedByVisitors: number;
   removedByOperators: number;
@@ -117,7 +122,7 @@ export async function stats(database: Database, now: Date = new Date()): Promise
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 29 + i));
     return day.toISOString().slice(0, 10);
   });
-  const [summary, byBusinessType, byCompanySize, bySource, byPage, perDay, confirmed, removals] = await Promise.all([
+  const [summary, byBusinessType, byCompanySize, bySource, byPage, perDay, confirmed, duplicates, removals] = await Promise.all([
     database.waitlistEntry.aggregate({ _count: { _all: true }, _min: { createdAt: true }, _max: { createdAt: true } }),
     countBy(database, "businessType"),
     countBy(database, "companySize"),
@@ -129,6 +134,7 @@ export async function stats(database: Database, now: Date = new Date()): Promise
       SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM waitlist_entries
       WHERE created_at >= ${days[0]} GROUP BY day`,
     database.waitlistEntry.count({ where: { confirmedAt: { not: null } } }),
+    database.waitlistEntry.count({ where: { duplicateOf: { not: null } } }),
     database.waitlistRemoval.groupBy({ by: ["removedBy"], _count: { _all: true } }),
   ]);
   const removedBy = (who: string) => removals.find((group) => group.removedBy === who)?._count._all ?? 0;
@@ -143,14 +149,40 @@ export async function stats(database: Database, now: Date = new Date()): Promise
     byPage,
     perDay: days.map((day) => ({ day, n: counted.get(day) ?? 0 })),
     confirmed,
+    duplicates,
     removedByVisitors: removedBy("visitor"),
     removedByOperators: removedBy("operator"),
   };
 }
 
+/** The entry of the mailbox an address names (any spelling of it), not one of its duplicates. */
 export async function findByEmail(database: Database, email: string): Promise<OperatorRecord | undefined> {
-  const entry = await database.waitlistEntry.findUnique({ where: { emailNormalized: normalizeEmail(email) } });
+  const entry = await database.waitlistEntry.findFirst({ where: { emailNormalized: normalizeEmail(email), duplicateOf: null } });
   return entry ? operatorRecord(entry) : undefined;
+}
+
+export async function findById(database: Database, id: number): Promise<OperatorRecord | undefined> {
+  const entry = await database.waitlistEntry.findUnique({ where: { id } });
+  return entry ? operatorRecord(entry) : undefined;
+}
+
+export type DuplicateGroup = { entry: OperatorRecord; duplicates: OperatorRecord[] };
+
+/**
+ * Rows marked as duplicates (stored before the canonical mailbox, sharing one
+ * with an older entry), each group under the entry they duplicate, oldest first.
+ */
+export async function listDuplicates(database: Database): Promise<DuplicateGroup[]> {
+  const duplicates = await database.waitlistEntry.findMany({ where: { duplicateOf: { not: null } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  if (duplicates.length === 0) return [];
+  const entries = await database.waitlistEntry.findMany({
+    where: { id: { in: [...new Set(duplicates.map((row) => row.duplicateOf!))] } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return entries.map((entry) => ({
+    entry: operatorRecord(entry),
+    duplicates: duplicates.filter((row) => row.duplicateOf === entry.id).map(operatorRecord),
+  }));
 }
 
 /** Deletes the entry and what was owed about it, and counts the removal (by an operator). */

@@ -106,9 +106,33 @@ export type WaitlistSignup = z.output<typeof waitlistSignupSchema>;
 export type WaitlistField = keyof WaitlistSignupInput;
 export type FieldErrors = Partial<Record<WaitlistField, string>>;
 
-/** The identity of a sign-up: `Owner@Example.com ` and `owner@example.com` are one person. */
+/** Gmail's two domains, one mailbox: a.b@googlemail.com is ab@gmail.com. */
+const GMAIL_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
+
+/**
+ * The identity of a sign-up: the mailbox, whatever the spelling. Lower-cased,
+ * a `+tag` cut (for every domain: most providers deliver `anna+launch@` to
+ * `anna@`), and for Gmail the dots in the local part dropped and googlemail.com
+ * read as gmail.com. So `Anna.Smith+launch@gmail.com`, `annasmith@gmail.com` and
+ * `a.nna.smith@googlemail.com` are one entry. The address is still stored and
+ * mailed as typed. The migration 20261123120000_canonical_mailbox applies the
+ * same rule in SQL to rows stored before it; tests/canonical-mailbox.test.ts
+ * holds the two to each other.
+ */
 export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+  const address = email.trim().toLowerCase();
+  const at = address.indexOf("@");
+  if (at < 0) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1);
+  const plus = local.indexOf("+");
+  // A local part that starts with "+" keeps it: cutting would leave nothing.
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL_DOMAINS.has(domain)) {
+    local = local.replaceAll(".", "");
+    domain = "gmail.com";
+  }
+  return `${local}@${domain}`;
 }
 
 /** The first problem with each field, phrased for the visitor. */

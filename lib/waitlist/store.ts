@@ -115,7 +115,7 @@ async function insertRows(database: Database, rows: Row[], batch: Pending[]): Pr
     INSERT INTO waitlist_entries (${Prisma.raw(COLUMNS.join(", "))})
     SELECT ${SELECT_FROM_BATCH} FROM json_each(${batchJson(rows)})
     WHERE NOT EXISTS (SELECT 1 FROM spent_challenges WHERE challenge_id = ${CHALLENGE_ID_OF_ROW})
-    ON CONFLICT (email_normalized) DO UPDATE SET email_normalized = excluded.email_normalized
+    ON CONFLICT (email_normalized) WHERE duplicate_of IS NULL DO UPDATE SET email_normalized = excluded.email_normalized
     ON CONFLICT DO NOTHING
     RETURNING id, email_normalized, public_id`;
   // [outbox id, kind, the entry's public id, the recipient key or null, the throttle key or null]
@@ -150,14 +150,14 @@ async function insertRows(database: Database, rows: Row[], batch: Pending[]): Pr
 
 /**
  * One batch, one statement (and so one transaction and one sync). A row whose
- * email is on the list (or earlier in the batch) meets `ON CONFLICT
- * (email_normalized) DO UPDATE`, which sets the email to itself: nothing
- * changes, but RETURNING names the row it collided with. Any other collision (a
- * used token) meets `DO NOTHING` and names nothing. So in RETURNING, in no
- * promised order: our new rows, known by the public_id each was given, and the
- * listed rows duplicates collided with, known by email. The email's index is
- * checked first, as SQLite checks indexes in the order they were made: a used
- * token with a listed email is a duplicate, as before.
+ * mailbox is on the list (or earlier in the batch) meets `ON CONFLICT
+ * (email_normalized) WHERE duplicate_of IS NULL DO UPDATE`, which sets the key
+ * to itself: nothing changes, but RETURNING names the row it collided with. Any
+ * other collision (a used token) meets `DO NOTHING` and names nothing. So in
+ * RETURNING, in no promised order: our new rows, known by the public_id each was
+ * given, and the listed rows duplicates collided with, known by their key.
+ * SQLite checks the index an ON CONFLICT names before the others, so a used
+ * token with a listed email is a duplicate.
  */
 async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome<StoreResult>[]> {
   const createdAt = new Date();

@@ -62,6 +62,11 @@ export async function confirmEntry(database: Database, publicId: string, now = n
  * Deletes an entry with what was still owed about it (its outbox rows go with
  * it), and counts the removal without keeping anything about the person.
  * True when there was an entry to remove.
+ *
+ * An entry that older rows were marked duplicates of (duplicate_of, from the
+ * canonical-mailbox migration) hands its place to the oldest of them, which the
+ * others then point at: the mailbox stays on the list once, and the unique key
+ * among entries that are not duplicates still holds.
  */
 export async function removeEntry(
   database: Database,
@@ -70,8 +75,18 @@ export async function removeEntry(
   now = new Date(),
 ): Promise<boolean> {
   return database.$transaction(async (tx) => {
-    const { count } = await tx.waitlistEntry.deleteMany({ where });
-    if (count === 0) return false;
+    const entry = await tx.waitlistEntry.findFirst({ where, select: { id: true } });
+    if (!entry) return false;
+    await tx.waitlistEntry.delete({ where: { id: entry.id } });
+    const [heir, ...others] = await tx.waitlistEntry.findMany({
+      where: { duplicateOf: entry.id },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true },
+    });
+    if (heir) {
+      await tx.waitlistEntry.update({ where: { id: heir.id }, data: { duplicateOf: null } });
+      if (others.length > 0) await tx.waitlistEntry.updateMany({ where: { id: { in: others.map((row) => row.id) } }, data: { duplicateOf: heir.id } });
+    }
     await tx.waitlistRemoval.create({ data: { removedAt: now, removedBy } });
     return true;
   });

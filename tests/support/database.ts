@@ -88,3 +88,22 @@ export async function holdWriteLock(file: string): Promise<{ release: () => Prom
     },
   };
 }
+
+/** Runs SQL (several statements) on a database file with the driver under test, as a migration would. */
+export async function executeScript(file: string, sql: string): Promise<void> {
+  if (process.env.DATABASE_DRIVER === "libsql") {
+    const client = createClient({ url: `file:${file}` });
+    try {
+      await client.executeMultiple(sql);
+    } finally {
+      client.close();
+    }
+    return;
+  }
+  const sqlite = new BetterSqlite3(file);
+  try {
+    sqlite.exec(sql);
+  } finally {
+    sqlite.close();
+  }
+}
