@@ -15,6 +15,17 @@ function wholeNumber(min: number) {
   return z.coerce.number({ error: "must be a whole number" }).int({ error: "must be a whole number" }).min(min);
 }
 
+/** Domains separated by commas ("a.example, b.example"), lower-cased; unset: none. */
+function domainList() {
+  return z
+    .string()
+    .default("")
+    .transform((list) => list.split(",").map((domain) => domain.trim().toLowerCase()).filter(Boolean))
+    .refine((domains) => domains.every((domain) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)), {
+      error: "must be domains separated by commas, such as mailinator.com,example.org",
+    });
+}
+
 const envSchema = z.object({
   SITE_URL: z.url({ error: "must be an absolute URL such as https://fieldcrew.app" }).default(DEFAULT_SITE_URL),
   DATABASE_URL: z
@@ -72,6 +83,10 @@ const envSchema = z.object({
   /** Confirmation emails the whole site sends in any hour, across all instances; more wait. */
   MAIL_MAX_PER_HOUR: wholeNumber(1).default(200),
   MAIL_MAX_PER_DOMAIN_PER_HOUR: wholeNumber(1).default(20),
+  /** Email domains refused beside the throwaway list, comma-separated (docs/operations.md). */
+  WAITLIST_EMAIL_DOMAINS_DENY: domainList(),
+  /** Email domains taken even when the throwaway list has them, comma-separated. */
+  WAITLIST_EMAIL_DOMAINS_ALLOW: domainList(),
   /** Requests this instance handles at once; more are answered 503 at once (health checks excepted). */
   WAITLIST_MAX_IN_FLIGHT: wholeNumber(1).default(256),
   /** Sign-ups (and rate-limit counts) that may wait to be written at once; more are answered 503 at once. */
@@ -113,6 +128,8 @@ const ENV_NAMES = [
   "MAIL_FROM",
   "MAIL_MAX_PER_HOUR",
   "MAIL_MAX_PER_DOMAIN_PER_HOUR",
+  "WAITLIST_EMAIL_DOMAINS_DENY",
+  "WAITLIST_EMAIL_DOMAINS_ALLOW",
   "WAITLIST_MAX_IN_FLIGHT",
   "WAITLIST_MAX_PENDING_WRITES",
   "WAITLIST_REQUEST_DEADLINE_MS",

@@ -29,6 +29,7 @@ export type FaultKind =
   | "delivery_failed"
   | "delivery_attempt_deadline"
   | "delivery_worker"
+  | "refusal_not_counted"
   | "shutdown_deadline";
 
 type Sink = (line: string) => void;

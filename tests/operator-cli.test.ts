@@ -334,6 +334,38 @@ describe("npm run waitlist -- export", () => {
   }, 120_000);
 });
 
+describe("npm run waitlist -- check, and refusals in stats", () => {
+  it("says whether an address would be taken, and if not, why", async () => {
+    await seed({ email: "annasmith@gmail.com" });
+    expect(waitlist(["check", "--email", "someone@mailinator.com"]).stdout).toBe(
+      `someone@mailinator.com: refused, mailinator.com is on the throwaway-domain list. The visitor reads: "Please use an address you read: we can't reach you at mailinator.com"\n`,
+    );
+    expect(waitlist(["check", "--email", "A.nna.Smith+x@googlemail.com"]).stdout).toMatch(
+      /^A\.nna\.Smith\+x@googlemail\.com: refused, already on the list as #\d+ annasmith@gmail\.com \(the same mailbox: annasmith@gmail\.com\)\.\n$/,
+    );
+    expect(waitlist(["check", "--email", "new.person@example.com"]).stdout).toBe("new.person@example.com: would be taken (its mailbox: new.person@example.com).\n");
+    expect(waitlist(["check", "--email", "not-an-address"]).stdout).toContain("not-an-address: refused, not a valid address");
+    expect(waitlist(["check"])).toMatchObject({ status: 2, stderr: expect.stringContaining("check needs --email ADDRESS.") });
+  });
+
+  it("counts the last 30 days' refusals by reason, with the domains refused most", async () => {
+    await seed({ email: "kept@example.com" });
+    const today = new Date().toISOString().slice(0, 10);
+    await getDatabase().emailRefusal.createMany({
+      data: [
+        { day: today, reason: "disposable", domain: "mailinator.com", count: 7 },
+        { day: today, reason: "disposable", domain: "yopmail.com", count: 2 },
+        { day: today, reason: "already_registered", domain: "gmail.com", count: 3 },
+        { day: "2020-01-01", reason: "denied", domain: "old.example", count: 50 },
+      ],
+    });
+    const out = waitlist(["stats"]).stdout;
+    expect(out).toMatch(/Refused addresses, last 30 days\s+Count\n[─ ]+\nthrowaway domain\s+9\nalready on the list\s+3\nIn all\s+12\n/);
+    expect(out).toMatch(/Domains refused most\s+Why\s+Count\n[─ ]+\nmailinator\.com\s+throwaway domain\s+7\ngmail\.com\s+already on the list\s+3\nyopmail\.com\s+throwaway domain\s+2\n/);
+    expect(out).not.toContain("old.example");
+  });
+});
+
 describe("npm run waitlist -- duplicates", () => {
   /** A row kept from before the canonical mailbox: same key as an entry, marked as its duplicate (as the migration does). */
   async function keptDuplicateOf(email: string, typed: string) {

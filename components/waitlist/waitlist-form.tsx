@@ -98,6 +98,9 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
     }
     setFieldErrors(result.fields ?? {});
     setStatus({ state: "error", message: result.message });
+    // A field the server refused (a throwaway email domain) is where the visitor goes next.
+    const refusedField = FIELD_ORDER.find((name) => result.fields?.[name]);
+    if (refusedField) form.querySelector<HTMLElement>(`#${CSS.escape(fieldId(refusedField))}`)?.focus();
     if (result.newQuestion) {
       renewChallenge();
       setAnswer("");

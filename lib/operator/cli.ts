@@ -10,6 +10,10 @@ import { rm } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import type { Database } from "../db";
+import { parseEnv } from "../env";
+import { refusedDomain, refusedDomainMessage } from "../waitlist/email-domains";
+import { refusalCounts, type RefusalCounts } from "../waitlist/refusals";
+import { normalizeEmail, waitlistSignupSchema } from "../waitlist/schema";
 import { displayValue, SIGNUP_FIELD_NAMES, SIGNUP_FIELDS, type ListColumn } from "../waitlist/fields";
 import { BUSINESS_TYPES, BUSINESS_TYPE_VALUES, COMPANY_SIZES, COMPANY_SIZE_VALUES } from "../waitlist/options";
 import type { EntryRecord } from "../waitlist/store";
@@ -44,13 +48,15 @@ Commands:
              --confirmed yes|no whether the visitor confirmed their email
              --limit N|all      how many to show (default 50)
   stats    Totals, confirmed emails, removals, by business type, company size, source and
-           page, and per day for 30 days
+           page, per day for 30 days, and addresses refused (why, and which domains)
   export   Every sign-up with every field
              --format csv|json  required
              --out FILE         write to FILE instead of standard output
              --force            replace FILE if it exists
   duplicates  Entries kept as duplicates of an older one (one mailbox, several rows, from
            before one mailbox meant one entry), under the entry they duplicate
+  check    Whether an address would be taken now, and if not, why
+             --email ADDRESS    required
   remove   Delete one sign-up (and whatever was still to be sent about it)
              --email ADDRESS    the mailbox's entry (any spelling of the address), or
              --id N             one row by its id (a duplicate, from duplicates)
@@ -176,6 +182,34 @@ function breakdown(title: string, rows: { label: string; n: number }[], total: n
   return renderTable(columns, rows);
 }
 
+const REFUSAL_REASONS: Record<string, string> = {
+  disposable: "throwaway domain",
+  denied: "domain denied (WAITLIST_EMAIL_DOMAINS_DENY)",
+  already_registered: "already on the list",
+};
+
+/** How many sign-ups were refused because of their address in the last 30 days, why, and the domains most refused. */
+function refusalsSection(refused: RefusalCounts): string {
+  if (refused.byReason.length === 0) return "Refused addresses, last 30 days: none";
+  const total = refused.byReason.reduce((n, row) => n + row.n, 0);
+  const reasons = renderTable(
+    [
+      { title: "Refused addresses, last 30 days", width: 44, value: (row: { reason: string; n: number }) => REFUSAL_REASONS[row.reason] ?? row.reason },
+      { title: "Count", width: 7, value: (row) => count(row.n), alignRight: true },
+    ],
+    [...refused.byReason, { reason: "all", n: total }].map((row) => (row.reason === "all" ? { reason: "In all", n: row.n } : row)),
+  );
+  const domains = renderTable(
+    [
+      { title: "Domains refused most", width: 32, value: (row: RefusalCounts["topDomains"][number]) => row.domain },
+      { title: "Why", width: 20, value: (row) => REFUSAL_REASONS[row.reason]?.split(" (")[0] ?? row.reason },
+      { title: "Count", width: 7, value: (row) => count(row.n), alignRight: true },
+    ],
+    refused.topDomains,
+  );
+  return `${reasons}\n\n${domains}`;
+}
+
 async function statsCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   parseArgs({ args, strict: true, options: {} });
   const s = await stats(db);
@@ -183,6 +217,7 @@ async function statsCommand(db: Database, args: string[], io: CliIo): Promise<nu
     await write(io.stdout, "No sign-ups yet. Stats will appear here as people join the waitlist.\n");
     return 0;
   }
+  const refused = await refusalCounts(db, s.perDay[0]!.day);
   const counted = (rows: { key: string | null; n: number }[]) => new Map(rows.map((row) => [row.key, row.n]));
   const types = counted(s.byBusinessType);
   const sizes = counted(s.byCompanySize);
@@ -198,6 +233,7 @@ async function statsCommand(db: Database, args: string[], io: CliIo): Promise<nu
     breakdown("Company size", COMPANY_SIZES.map((o) => ({ label: o.label, n: sizes.get(o.value) ?? 0 })), s.total),
     breakdown("Source (utm_source)", s.bySource.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
     breakdown("Page", s.byPage.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
+    refusalsSection(refused),
     [
       "Last 30 days (UTC)",
       ...s.perDay.map(({ day, n }) => `${day}  ${String(n).padStart(5)}  ${"█".repeat(Math.round((n / peak) * BAR_WIDTH))}`.trimEnd()),
@@ -295,6 +331,33 @@ async function remove(db: Database, args: string[], io: CliIo): Promise<number> 
   return 0;
 }
 
+/** Whether the waitlist would take an address now, and if not, why. */
+async function checkCommand(db: Database, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, strict: true, options: { email: { type: "string" } } });
+  const email = values.email?.trim();
+  if (!email) throw new UsageError("check needs --email ADDRESS.");
+  const shown = terminalSafe(email);
+  const parsed = waitlistSignupSchema.shape.email.safeParse(email);
+  if (!parsed.success) {
+    await write(io.stdout, `${shown}: refused, not a valid address (${parsed.error.issues[0]!.message})\n`);
+    return 0;
+  }
+  const env = parseEnv();
+  const refusal = refusedDomain(email, { allow: env.WAITLIST_EMAIL_DOMAINS_ALLOW, deny: env.WAITLIST_EMAIL_DOMAINS_DENY });
+  if (refusal) {
+    const why = refusal.reason === "disposable" ? "is on the throwaway-domain list" : "is in WAITLIST_EMAIL_DOMAINS_DENY";
+    await write(io.stdout, `${shown}: refused, ${terminalSafe(refusal.domain)} ${why}. The visitor reads: "${refusedDomainMessage(refusal)}"\n`);
+    return 0;
+  }
+  const entry = await findByEmail(db, email);
+  if (entry) {
+    await write(io.stdout, `${shown}: refused, already on the list as #${entry.id} ${terminalSafe(entry.email)} (the same mailbox: ${terminalSafe(normalizeEmail(email))}).\n`);
+    return 0;
+  }
+  await write(io.stdout, `${shown}: would be taken (its mailbox: ${terminalSafe(normalizeEmail(email))}).\n`);
+  return 0;
+}
+
 async function duplicatesCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   parseArgs({ args, strict: true, options: {} });
   const groups = await listDuplicates(db);
@@ -364,6 +427,7 @@ const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Prom
   stats: statsCommand,
   export: exportCommand,
   duplicates: duplicatesCommand,
+  check: checkCommand,
   remove,
   deliveries,
   redeliver: redeliverCommand,

@@ -17,7 +17,9 @@ import type { RateLimiter } from "../security/rate-limit";
 import type { DeliveryKind } from "../outbox/worker";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
-import { fieldErrorsOf, FREE_TEXT_FIELDS, HONEYPOT_FIELD, waitlistSignupSchema, type WaitlistSignup } from "./schema";
+import { domainOf, refusedDomain, refusedDomainMessage, type DomainLists } from "./email-domains";
+import { countRefusal } from "./refusals";
+import { fieldErrorsOf, FREE_TEXT_FIELDS, HONEYPOT_FIELD, normalizeEmail, waitlistSignupSchema, type WaitlistSignup } from "./schema";
 import { addToWaitlist, recipientKey } from "./store";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -49,6 +51,8 @@ export type SignupHandlerOptions = SignupProtection & {
   deadlineMs?: number;
   /** Sign-ups that may wait to be written at once (WAITLIST_MAX_PENDING_WRITES). */
   maxPendingWrites?: number;
+  /** The operators' additions to the throwaway list, and their exceptions (WAITLIST_EMAIL_DOMAINS_*). */
+  emailDomains?: DomainLists;
 };
 
 type Body = Record<string, unknown>;
@@ -106,7 +110,7 @@ function logBot(reason: string): void {
 export type SignupHandler = (request: Request, afterResponse?: (work: () => void) => void) => Promise<Response>;
 
 export function createSignupHandler(options: SignupHandlerOptions): SignupHandler {
-  const { secret, minSubmitMs, siteUrl, limiter, deliveries = [], deliverSoon, afterResponse } = options;
+  const { secret, minSubmitMs, siteUrl, limiter, deliveries = [], deliverSoon, afterResponse, emailDomains = {} } = options;
   const now = options.now ?? Date.now;
   const database = options.database ?? getDatabase;
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
@@ -162,6 +166,12 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
       if (!parsed.success) return refuse(400, "invalid_fields", { fields: fieldErrorsOf(parsed.error) });
       signup = parsed.data;
 
+      const refusal = refusedDomain(signup.email, emailDomains);
+      if (refusal) {
+        await countRefusal(database(), refusal.reason, refusal.domain);
+        return refuse(400, "email_refused", { fields: { email: refusedDomainMessage(refusal) } });
+      }
+
       const result = await addToWaitlist(signup, {
         challengeId: check.id,
         deliveries,
@@ -170,7 +180,10 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
         deadline,
         maxPending: options.maxPendingWrites,
       });
-      if (result.outcome === "duplicate") return refuse(409, "already_registered");
+      if (result.outcome === "duplicate") {
+        await countRefusal(database(), "already_registered", domainOf(normalizeEmail(signup.email)));
+        return refuse(409, "already_registered");
+      }
       if (result.outcome === "challenge_used") return refuse(400, "challenge_used");
       // The deliveries are already stored with the sign-up; sending them never holds up the answer.
       if (deliveries.length > 0 && deliverSoon) (afterThisResponse ?? queueMicrotask)(deliverSoon);

@@ -12,6 +12,8 @@ export const VISITOR_MESSAGES = {
   questionUnavailable: "We couldn't load the security question. Check your connection and choose New question.",
   /** Not in the spec's catalogue: a 503, a temporary condition on our side. Nothing was stored; the form is kept. */
   busy: "We're very busy right now and couldn't save your sign-up. Nothing was lost: please try again in a moment.",
+  /** Not in the spec's catalogue: the server refused the address (a throwaway domain); the email field says why. */
+  emailRefused: "Please use another email address.",
 } as const;
 
 /** The phrase the browser looks for to tell a duplicate from other failures (spec section 7). */
@@ -24,6 +26,7 @@ export const DUPLICATE_MARKER = "already registered";
  */
 export const API_ERRORS = {
   already_registered: `This email is ${DUPLICATE_MARKER} on the waitlist.`,
+  email_refused: "This email address can't be used for the waitlist; `fields.email` says why.",
   invalid_fields: "Some fields need attention.",
   invalid_json: "The request body must be valid JSON.",
   not_an_object: "The request body must be a JSON object with the sign-up fields.",

@@ -26,6 +26,7 @@ export function signupOptionsFromEnv(): SignupHandlerOptions {
     siteUrl: env.SITE_URL,
     deadlineMs: env.WAITLIST_REQUEST_DEADLINE_MS,
     maxPendingWrites: env.WAITLIST_MAX_PENDING_WRITES,
+    emailDomains: { allow: env.WAITLIST_EMAIL_DOMAINS_ALLOW, deny: env.WAITLIST_EMAIL_DOMAINS_DENY },
     limiter: new SharedRateLimiter({
       max: env.WAITLIST_RATE_LIMIT_MAX,
       windowMs: env.WAITLIST_RATE_LIMIT_WINDOW_SECONDS * 1000,

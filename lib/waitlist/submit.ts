@@ -73,6 +73,10 @@ export async function submitSignup(body: SignupRequestBody, fetchImpl: typeof fe
     // most likely fixes the email next, so the new question comes without taking the focus.
     return { ok: false, message: VISITOR_MESSAGES.alreadyOnList, newQuestion: { focusAnswer: false } };
   }
+  // The address was refused (a throwaway domain): the email field says why.
+  if (code === "email_refused" && typeof fields === "object" && fields !== null) {
+    return { ok: false, message: VISITOR_MESSAGES.emailRefused, fields: fields as FieldErrors };
+  }
   if (NEW_QUESTION_CODES.includes(code as ApiErrorCode)) {
     return { ok: false, message: VISITOR_MESSAGES.newQuestion, newQuestion: { focusAnswer: true } };
   }

@@ -41,6 +41,7 @@ export function setUpTestDatabase(): { file: string; url: string } {
       database.confirmationRecipient.deleteMany(),
       database.waitlistRemoval.deleteMany(),
       database.spentChallenge.deleteMany(),
+      database.emailRefusal.deleteMany(),
     ]);
   });
   afterAll(() => closeDatabase());

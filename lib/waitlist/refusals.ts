@@ -1,0 +1,52 @@
+/**
+ * Counting sign-ups refused because of their address, so the team can see the
+ * list's quality (`npm run waitlist -- stats`): per UTC day, reason and domain,
+ * one row that a refusal adds one to. Only the domain is kept, never the address.
+ */
+import "server-only";
+import type { Database } from "../db";
+import { errorFields, log } from "../log";
+
+export type RefusalReason = "disposable" | "denied" | "already_registered";
+
+/**
+ * Adds one refusal. Counting must never change the visitor's answer: if the
+ * database cannot take it now, the refusal is answered all the same and logged.
+ */
+export async function countRefusal(database: Database, reason: RefusalReason, domain: string, now = new Date()): Promise<void> {
+  const day = now.toISOString().slice(0, 10);
+  try {
+    await database.$executeRaw`
+      INSERT INTO email_refusals (day, reason, domain, count) VALUES (${day}, ${reason}, ${domain}, 1)
+      ON CONFLICT (day, reason, domain) DO UPDATE SET count = count + 1`;
+  } catch (error) {
+    log.warn({ fault: "refusal_not_counted", reason, ...errorFields(error) }, "a refused sign-up could not be counted");
+  }
+}
+
+export type RefusalCounts = {
+  byReason: { reason: string; n: number }[];
+  /** The domains refused most, with their reason. */
+  topDomains: { reason: string; domain: string; n: number }[];
+};
+
+/** Refusals since `since` (a UTC day, YYYY-MM-DD), by reason and by domain, most first. */
+export async function refusalCounts(database: Database, since: string, topDomains = 10): Promise<RefusalCounts> {
+  const where = { day: { gte: since } };
+  const [reasons, domains] = await Promise.all([
+    database.emailRefusal.groupBy({ by: ["reason"], where, _sum: { count: true } }),
+    database.emailRefusal.groupBy({ by: ["reason", "domain"], where, _sum: { count: true } }),
+  ]);
+  const byCount = (a: { n: number; key: string }, b: { n: number; key: string }) => b.n - a.n || (a.key < b.key ? -1 : 1);
+  return {
+    byReason: reasons
+      .map((row) => ({ reason: row.reason, n: row._sum.count ?? 0, key: row.reason }))
+      .sort(byCount)
+      .map(({ reason, n }) => ({ reason, n })),
+    topDomains: domains
+      .map((row) => ({ reason: row.reason, domain: row.domain, n: row._sum.count ?? 0, key: `${row.domain} ${row.reason}` }))
+      .sort(byCount)
+      .slice(0, topDomains)
+      .map(({ reason, domain, n }) => ({ reason, domain, n })),
+  };
+}
