@@ -15,6 +15,7 @@ import {
 } from "@/lib/waitlist/schema";
 import { signupSource, visitStorage } from "@/lib/waitlist/source";
 import { submitSignup } from "@/lib/waitlist/submit";
+import { EmailField } from "./email-field";
 import { controlClasses, FormField } from "./form-field";
 import { Honeypot } from "./honeypot";
 import { MathChallenge } from "./math-challenge";
@@ -138,7 +139,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
       <div className="grid gap-4 sm:grid-cols-2">
         {text("company_name", "Company name", { autoComplete: "organization" })}
         {text("contact_name", "Your name", { autoComplete: "name" })}
-        {text("email", "Email", { type: "email", autoComplete: "email", inputMode: "email" })}
+        <EmailField id={fieldId("email")} error={fieldErrors.email} onEdit={() => clearError("email")} />
         {text("phone", "Phone", { type: "tel", autoComplete: "tel" })}
         {select("business_type", "Business type", BUSINESS_TYPES)}
         {select("company_size", "Company size", COMPANY_SIZES)}
