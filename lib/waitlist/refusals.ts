@@ -5,20 +5,41 @@
  */
 import "server-only";
 import type { Database } from "../db";
+import { GroupCommit, type Outcome } from "../group-commit";
 import { errorFields, log } from "../log";
 
 export type RefusalReason = "disposable" | "denied" | "already_registered";
+
+type Refusal = { day: string; reason: RefusalReason; domain: string };
+
+/**
+ * The refusals arriving in one turn of the event loop are counted by one
+ * statement (lib/group-commit.ts): a flood of duplicates or throwaway addresses
+ * costs a write per batch, not per request.
+ */
+async function countBatch(database: Database, batch: Refusal[]): Promise<Outcome<void>[]> {
+  const rows = JSON.stringify(batch.map(({ day, reason, domain }) => [day, reason, domain]));
+  await database.$executeRaw`
+    INSERT INTO email_refusals (day, reason, domain, count)
+    SELECT value ->> 0, value ->> 1, value ->> 2, count(*) FROM json_each(${rows}) GROUP BY 1, 2, 3
+    ON CONFLICT (day, reason, domain) DO UPDATE SET count = count + excluded.count`;
+  return batch.map(() => ({ ok: undefined }));
+}
+
+const counters = new WeakMap<Database, GroupCommit<Refusal, void>>();
 
 /**
  * Adds one refusal. Counting must never change the visitor's answer: if the
  * database cannot take it now, the refusal is answered all the same and logged.
  */
 export async function countRefusal(database: Database, reason: RefusalReason, domain: string, now = new Date()): Promise<void> {
-  const day = now.toISOString().slice(0, 10);
+  let counter = counters.get(database);
+  if (!counter) {
+    counter = new GroupCommit((batch) => countBatch(database, batch));
+    counters.set(database, counter);
+  }
   try {
-    await database.$executeRaw`
-      INSERT INTO email_refusals (day, reason, domain, count) VALUES (${day}, ${reason}, ${domain}, 1)
-      ON CONFLICT (day, reason, domain) DO UPDATE SET count = count + 1`;
+    await counter.submit({ day: now.toISOString().slice(0, 10), reason, domain });
   } catch (error) {
     log.warn({ fault: "refusal_not_counted", reason, ...errorFields(error) }, "a refused sign-up could not be counted");
   }
