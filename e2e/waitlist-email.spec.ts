@@ -4,6 +4,7 @@
  * (e2e/support/mail-catcher.ts): sign up through the dialog, read the email,
  * follow its link, confirm, remove.
  */
+import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { storedEntry } from "./support/database";
@@ -69,6 +70,13 @@ test.describe("the confirmation email and the visitor's page", () => {
     await expect(details).toContainText(/Email confirmedYes, on /);
     await expect(page.getByRole("button", { name: "Confirm my email" })).toHaveCount(0);
     expect(storedEntry(visitor.email)!.confirmed_at).toEqual(expect.any(String));
+
+    // Download my data: a file of what is held, the confirmation included.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download my data" }).click()]);
+    expect(download.suggestedFilename()).toBe("fieldcrew-waitlist-entry.json");
+    const data = JSON.parse(readFileSync(await download.path(), "utf8")) as { entry: Record<string, unknown>; notifications: { what: string; status: string }[] };
+    expect(data.entry).toMatchObject({ company_name: visitor.company_name, contact_name: visitor.contact_name, email: visitor.email, notes: visitor.notes, email_confirmed_at: expect.any(String) });
+    expect(data.notifications).toContainEqual(expect.objectContaining({ what: "the confirmation email to your address", status: "delivered" }));
 
     await page.getByText("I want to leave the waitlist").click();
     await page.getByRole("button", { name: "Remove me from the waitlist" }).click();

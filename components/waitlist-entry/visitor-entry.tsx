@@ -1,10 +1,11 @@
-import { CircleCheck, MailCheck, Trash2 } from "lucide";
+import { CircleCheck, Download, MailCheck, Trash2 } from "lucide";
 import type { ReactNode } from "react";
 import { MessagePage } from "@/components/site/message-page";
 import { PageIntro } from "@/components/site/page-intro";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { Icon } from "@/components/ui/icon";
 import { FIGURES, SITE } from "@/lib/content/site";
+import { ENTRY_PAGE_PATH } from "@/lib/waitlist/entry-link";
 import type { EntryAction, EntryPage, EntryView } from "@/lib/waitlist/visitor-entry";
 
 const ACTION_URL = "/api/waitlist/entry";
@@ -48,6 +49,14 @@ export function VisitorEntry({ page, token, done }: Props) {
                 </button>
               </EntryForm>
             )}
+            <div className="rounded-xl border border-slate-200 bg-white p-5 sm:p-6">
+              <p className="text-slate-700">Everything we hold about your entry, and what we sent about it, as a file.</p>
+              {/* A plain link: it works without JavaScript, and the page sends no Referer with it. */}
+              <a href={`${ENTRY_PAGE_PATH}/${encodeURIComponent(token)}/data`} download className={buttonClasses("outline", "md", "mt-4")}>
+                <Icon node={Download} className="size-5" />
+                Download my data
+              </a>
+            </div>
             <details className="group rounded-xl border border-slate-200 bg-white p-5 sm:p-6">
               <summary className="cursor-pointer font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-brand-500">
                 I want to leave the waitlist

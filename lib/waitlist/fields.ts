@@ -70,7 +70,7 @@ export const SIGNUP_FIELDS = {
   notes: { column: "notes", label: "Notes", inEmail: false, onVisitorPage: true, listColumn: null },
   // Where the sign-up came from (the list shows them together as "Source"). The visitor's page
   // shows all we keep about them, these included when there are any.
-  source_page: { column: "sourcePage", label: "Signed up on", inEmail: false, onVisitorPage: true, listColumn: null },
+  source_page: { column: "sourcePage", label: "Joined from page", inEmail: false, onVisitorPage: true, listColumn: null },
   utm_source: { column: "utmSource", label: "Campaign source", inEmail: false, onVisitorPage: true, listColumn: null },
   utm_medium: { column: "utmMedium", label: "Campaign medium", inEmail: false, onVisitorPage: true, listColumn: null },
   utm_campaign: { column: "utmCampaign", label: "Campaign", inEmail: false, onVisitorPage: true, listColumn: null },

@@ -1,0 +1,86 @@
+/**
+ * "Download my data" on the visitor's own page: everything the waitlist holds
+ * about their entry, as a JSON file, behind the same signed link as the page
+ * (lib/waitlist/entry-link.ts). What is left out, and why, is in the file itself.
+ */
+import "server-only";
+import { getDatabase, isTemporary, type Database } from "../db";
+import { plainText, retryLater } from "../http";
+import { errorFields, log } from "../log";
+import { siteSecret } from "../security/secret";
+import { publicIdFromToken } from "./entry-link";
+import { signupOf } from "./fields";
+import { timestamp } from "./store";
+
+/** What each kind of outbox row was, in words. */
+const NOTIFICATIONS: Record<string, string> = {
+  email: "the confirmation email to your address",
+  webhook: "a notice of your sign-up to FieldCrew's own systems",
+};
+
+export const NOT_INCLUDED =
+  "Left out: the key in your link and the id of the security question you answered (they would let someone else use them), " +
+  "and our internal ids. A keyed hash of your address may be kept after you leave, only so that we never email you again.";
+
+export type EntryDataResult = { state: "invalid" } | { state: "gone" } | { state: "unavailable" } | { state: "found"; data: Record<string, unknown> };
+
+/** The entry a signed link names, with what was owed and sent about it, as the visitor downloads it. */
+export async function loadEntryData(token: string, database: () => Database = getDatabase, secret = siteSecret(), now = new Date()): Promise<EntryDataResult> {
+  const publicId = publicIdFromToken(secret, token);
+  if (!publicId) return { state: "invalid" };
+  let entry;
+  try {
+    entry = await database().waitlistEntry.findUnique({
+      where: { publicId },
+      include: { deliveries: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+    });
+  } catch (error) {
+    if (!isTemporary(error)) throw error;
+    log.warn({ fault: "database_unavailable", ...errorFields(error) }, "visitor's data download answered 503");
+    return { state: "unavailable" };
+  }
+  if (!entry) return { state: "gone" };
+  const at = (date: Date | null) => (date ? timestamp(date) : null);
+  return {
+    state: "found",
+    data: {
+      about: "Everything the FieldCrew waitlist holds about your entry.",
+      exported_at: timestamp(now),
+      entry: {
+        ...signupOf(entry),
+        signed_up_at: at(entry.createdAt),
+        email_confirmed_at: at(entry.confirmedAt),
+        // How duplicates are recognised: the address in its canonical form (docs/operations.md).
+        mailbox: entry.emailNormalized,
+        duplicate_of_an_older_entry: entry.duplicateOf !== null,
+      },
+      notifications: entry.deliveries.map((delivery) => ({
+        what: NOTIFICATIONS[delivery.kind] ?? delivery.kind,
+        status: delivery.status,
+        queued_at: at(delivery.createdAt),
+        delivered_at: at(delivery.deliveredAt),
+        attempts: delivery.attempts,
+      })),
+      not_included: NOT_INCLUDED,
+    },
+  };
+}
+
+/** GET /waitlist/entry/<token>/data: the file, or why not. Never cached; the link's key never leaves as a Referer. */
+export async function entryDataResponse(token: string, load = loadEntryData): Promise<Response> {
+  const result = await load(token);
+  const privateHeaders = { "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" };
+  if (result.state === "invalid") return plainText(404, "This link is not valid. Use the link in your confirmation email.", privateHeaders);
+  if (result.state === "gone") return plainText(404, "This entry is no longer on the waitlist, so we hold nothing about it.", privateHeaders);
+  if (result.state === "unavailable") return plainText(503, "We can't prepare your data right now. Please try again in a minute.", { ...privateHeaders, ...retryLater() });
+  // Indented: a person opens this file, not only a program.
+  return new Response(`${JSON.stringify(result.data, null, 2)}\n`, {
+    status: 200,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Disposition": 'attachment; filename="fieldcrew-waitlist-entry.json"',
+      ...privateHeaders,
+    },
+  });
+}
