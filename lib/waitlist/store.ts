@@ -18,6 +18,7 @@ import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
 import { errorFields, log } from "../log";
 import type { DeliveryKind } from "../outbox/worker";
+import { domainOf } from "./email-domains";
 import { SIGNUP_FIELD_NAMES, signupOf } from "./fields";
 import { normalizeEmail, type WaitlistSignup } from "./schema";
 
@@ -119,9 +120,11 @@ async function insertRows(database: Database, rows: Row[], batch: Pending[]): Pr
     ON CONFLICT DO NOTHING
     RETURNING id, email_normalized, public_id`;
   // [outbox id, kind, the entry's public id, the recipient key or null, the throttle key or null]
+  // An email's throttle key is its canonical address's domain, so MAIL_MAX_PER_DOMAIN_PER_HOUR
+  // counts every spelling of one domain together (lib/outbox/worker.ts).
   const owed = rows.flatMap((row, i) =>
     batch[i]!.deliveries.map((kind) =>
-      kind === "email" ? [randomUUID(), kind, row.public_id, batch[i]!.recipientKey, recipientDomain(row.email_normalized)] : [randomUUID(), kind, row.public_id, null, null],
+      kind === "email" ? [randomUUID(), kind, row.public_id, batch[i]!.recipientKey, domainOf(row.email_normalized)] : [randomUUID(), kind, row.public_id, null, null],
     ),
   );
   if (owed.length === 0) return insert;
@@ -252,15 +255,6 @@ export function addToWaitlist(signup: WaitlistSignup, options: AddOptions = {}):
   const { challengeId = null, deliveries = [], recipientKey = null, database = getDatabase(), deadline, maxPending } = options;
   if (deliveries.includes("email") && !recipientKey) throw new Error("an email delivery needs the address's recipientKey");
   return writerFor(database, maxPending).submit({ signup, challengeId, deliveries, recipientKey }, deadline);
-}
-
-/**
- * An email's throttle key (lib/outbox/worker.ts): the domain of the address's
- * normalised form, so MAIL_MAX_PER_DOMAIN_PER_HOUR counts every spelling of one
- * domain together.
- */
-function recipientDomain(normalizedEmail: string): string {
-  return normalizedEmail.slice(normalizedEmail.lastIndexOf("@") + 1);
 }
 
 /**
