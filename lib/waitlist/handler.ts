@@ -4,7 +4,8 @@
  * the visitor sent ends up in a stack trace or a log line.
  *
  * A sign-up passes, in order: rate limit, origin, content type, size, JSON,
- * honeypot, security question, minimum time, fields, store (docs/security.md).
+ * honeypot, security question, minimum time, fields, email domain, store
+ * (docs/security.md). Refusals because of the address are counted (refusals.ts).
  */
 import "server-only";
 import { getDatabase, temporaryKind, type Database } from "../db";
