@@ -182,32 +182,35 @@ function breakdown(title: string, rows: { label: string; n: number }[], total: n
   return renderTable(columns, rows);
 }
 
+/** Why an address was refused, in the operator's words. */
 const REFUSAL_REASONS: Record<string, string> = {
   disposable: "throwaway domain",
-  denied: "domain denied (WAITLIST_EMAIL_DOMAINS_DENY)",
+  denied: "denied domain",
   already_registered: "already on the list",
 };
+const reasonOf = (reason: string) => REFUSAL_REASONS[reason] ?? reason;
 
 /** How many sign-ups were refused because of their address in the last 30 days, why, and the domains most refused. */
 function refusalsSection(refused: RefusalCounts): string {
   if (refused.byReason.length === 0) return "Refused addresses, last 30 days: none";
   const total = refused.byReason.reduce((n, row) => n + row.n, 0);
-  const reasons = renderTable(
+  const reasons = renderTable<{ reason: string; n: number }>(
     [
-      { title: "Refused addresses, last 30 days", width: 44, value: (row: { reason: string; n: number }) => REFUSAL_REASONS[row.reason] ?? row.reason },
+      { title: "Refused addresses, last 30 days", width: 44, value: (row) => row.reason },
       { title: "Count", width: 7, value: (row) => count(row.n), alignRight: true },
     ],
-    [...refused.byReason, { reason: "all", n: total }].map((row) => (row.reason === "all" ? { reason: "In all", n: row.n } : row)),
+    [...refused.byReason.map((row) => ({ reason: reasonOf(row.reason), n: row.n })), { reason: "In all", n: total }],
   );
-  const domains = renderTable(
+  const domains = renderTable<RefusalCounts["topDomains"][number]>(
     [
-      { title: "Domains refused most", width: 32, value: (row: RefusalCounts["topDomains"][number]) => row.domain },
-      { title: "Why", width: 20, value: (row) => REFUSAL_REASONS[row.reason]?.split(" (")[0] ?? row.reason },
+      { title: "Domains refused most", width: 32, value: (row) => row.domain },
+      { title: "Why", width: 20, value: (row) => reasonOf(row.reason) },
       { title: "Count", width: 7, value: (row) => count(row.n), alignRight: true },
     ],
     refused.topDomains,
   );
-  return `${reasons}\n\n${domains}`;
+  const denied = refused.byReason.some((row) => row.reason === "denied") ? "\n(denied domain: in WAITLIST_EMAIL_DOMAINS_DENY)" : "";
+  return `${reasons}\n\n${domains}${denied}`;
 }
 
 async function statsCommand(db: Database, args: string[], io: CliIo): Promise<number> {

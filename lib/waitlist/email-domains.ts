@@ -37,21 +37,30 @@ export function domainOf(email: string): string {
 }
 
 /**
- * Null when the address's domain is taken; otherwise why not. A listed domain
- * covers its subdomains (mail.mailinator.com is mailinator.com). The allow list
- * wins over both others, the deny list over the throwaway list.
+ * The check for a site's lists, made once (the handler makes it when it is set
+ * up, not per request): null when the address's domain is taken, otherwise why
+ * not. A listed domain covers its subdomains (mail.mailinator.com is
+ * mailinator.com). The allow list wins over both others, the deny list over the
+ * throwaway list.
  */
-export function refusedDomain(email: string, lists: DomainLists = {}): DomainRefusal | null {
-  const domain = domainOf(email);
-  if (!domain) return null;
-  const candidates = domainAndParents(domain);
+export function domainPolicy(lists: DomainLists = {}): (email: string) => DomainRefusal | null {
   const allow = new Set(lists.allow);
-  if (candidates.some((candidate) => allow.has(candidate))) return null;
   const deny = new Set(lists.deny);
-  if (candidates.some((candidate) => deny.has(candidate))) return { reason: "denied", domain };
-  const disposable = disposableDomains();
-  if (candidates.some((candidate) => disposable.has(candidate))) return { reason: "disposable", domain };
-  return null;
+  return (email) => {
+    const domain = domainOf(email);
+    if (!domain) return null;
+    const candidates = domainAndParents(domain);
+    if (candidates.some((candidate) => allow.has(candidate))) return null;
+    if (candidates.some((candidate) => deny.has(candidate))) return { reason: "denied", domain };
+    const disposable = disposableDomains();
+    if (candidates.some((candidate) => disposable.has(candidate))) return { reason: "disposable", domain };
+    return null;
+  };
+}
+
+/** One address against the lists, for a one-off check (the operator tool's `check`). */
+export function refusedDomain(email: string, lists: DomainLists = {}): DomainRefusal | null {
+  return domainPolicy(lists)(email);
 }
 
 /** What the email field says about a refused domain. */

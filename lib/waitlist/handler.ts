@@ -18,7 +18,7 @@ import type { RateLimiter } from "../security/rate-limit";
 import type { DeliveryKind } from "../outbox/worker";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
-import { domainOf, refusedDomain, refusedDomainMessage, type DomainLists } from "./email-domains";
+import { domainOf, domainPolicy, refusedDomainMessage, type DomainLists } from "./email-domains";
 import { countRefusal } from "./refusals";
 import { fieldErrorsOf, FREE_TEXT_FIELDS, HONEYPOT_FIELD, normalizeEmail, waitlistSignupSchema, type WaitlistSignup } from "./schema";
 import { addToWaitlist, recipientKey } from "./store";
@@ -117,6 +117,7 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
 
   const siteOrigin = new URL(siteUrl).origin;
+  const refusedDomain = domainPolicy(emailDomains);
 
   return async function handleSignupRequest(request: Request, afterThisResponse = afterResponse): Promise<Response> {
     let signup: WaitlistSignup | undefined;
@@ -167,7 +168,7 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
       if (!parsed.success) return refuse(400, "invalid_fields", { fields: fieldErrorsOf(parsed.error) });
       signup = parsed.data;
 
-      const refusal = refusedDomain(signup.email, emailDomains);
+      const refusal = refusedDomain(signup.email);
       if (refusal) {
         await countRefusal(database(), refusal.reason, refusal.domain);
         return refuse(400, "email_refused", { fields: { email: refusedDomainMessage(refusal) } });

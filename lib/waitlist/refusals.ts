@@ -51,23 +51,17 @@ export type RefusalCounts = {
   topDomains: { reason: string; domain: string; n: number }[];
 };
 
+/** Most first; ties in a fixed order, so the output does not depend on the database's. */
+const mostFirst = <Row extends { n: number }>(key: (row: Row) => string) => (a: Row, b: Row) => b.n - a.n || key(a).localeCompare(key(b));
+
 /** Refusals since `since` (a UTC day, YYYY-MM-DD), by reason and by domain, most first. */
 export async function refusalCounts(database: Database, since: string, topDomains = 10): Promise<RefusalCounts> {
-  const where = { day: { gte: since } };
-  const [reasons, domains] = await Promise.all([
-    database.emailRefusal.groupBy({ by: ["reason"], where, _sum: { count: true } }),
-    database.emailRefusal.groupBy({ by: ["reason", "domain"], where, _sum: { count: true } }),
-  ]);
-  const byCount = (a: { n: number; key: string }, b: { n: number; key: string }) => b.n - a.n || (a.key < b.key ? -1 : 1);
+  const groups = await database.emailRefusal.groupBy({ by: ["reason", "domain"], where: { day: { gte: since } }, _sum: { count: true } });
+  const domains = groups.map((row) => ({ reason: row.reason, domain: row.domain, n: row._sum.count ?? 0 }));
+  const perReason = new Map<string, number>();
+  for (const row of domains) perReason.set(row.reason, (perReason.get(row.reason) ?? 0) + row.n);
   return {
-    byReason: reasons
-      .map((row) => ({ reason: row.reason, n: row._sum.count ?? 0, key: row.reason }))
-      .sort(byCount)
-      .map(({ reason, n }) => ({ reason, n })),
-    topDomains: domains
-      .map((row) => ({ reason: row.reason, domain: row.domain, n: row._sum.count ?? 0, key: `${row.domain} ${row.reason}` }))
-      .sort(byCount)
-      .slice(0, topDomains)
-      .map(({ reason, domain, n }) => ({ reason, domain, n })),
+    byReason: [...perReason].map(([reason, n]) => ({ reason, n })).sort(mostFirst((row) => row.reason)),
+    topDomains: domains.sort(mostFirst((row) => `${row.domain} ${row.reason}`)).slice(0, topDomains),
   };
 }
