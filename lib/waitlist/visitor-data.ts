@@ -4,13 +4,12 @@
  * (lib/waitlist/entry-link.ts). What is left out, and why, is in the file itself.
  */
 import "server-only";
-import { getDatabase, isTemporary, type Database } from "../db";
+import { getDatabase, type Database } from "../db";
 import { plainText, retryLater } from "../http";
-import { errorFields, log } from "../log";
 import { siteSecret } from "../security/secret";
-import { publicIdFromToken } from "./entry-link";
 import { signupOf } from "./fields";
 import { timestamp } from "./store";
+import { entryByLink, type ByLink } from "./visitor-entry";
 
 /** What each kind of outbox row was, in words. */
 const NOTIFICATIONS: Record<string, string> = {
@@ -22,28 +21,23 @@ export const NOT_INCLUDED =
   "Left out: the key in your link and the id of the security question you answered (they would let someone else use them), " +
   "and our internal ids. A keyed hash of your address may be kept after you leave, only so that we never email you again.";
 
-export type EntryDataResult = { state: "invalid" } | { state: "gone" } | { state: "unavailable" } | { state: "found"; data: Record<string, unknown> };
+export type EntryDataResult = ByLink<Record<string, unknown>>;
 
 /** The entry a signed link names, with what was owed and sent about it, as the visitor downloads it. */
 export async function loadEntryData(token: string, database: () => Database = getDatabase, secret = siteSecret(), now = new Date()): Promise<EntryDataResult> {
-  const publicId = publicIdFromToken(secret, token);
-  if (!publicId) return { state: "invalid" };
-  let entry;
-  try {
-    entry = await database().waitlistEntry.findUnique({
-      where: { publicId },
-      include: { deliveries: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
-    });
-  } catch (error) {
-    if (!isTemporary(error)) throw error;
-    log.warn({ fault: "database_unavailable", ...errorFields(error) }, "visitor's data download answered 503");
-    return { state: "unavailable" };
-  }
-  if (!entry) return { state: "gone" };
+  const found = await entryByLink(
+    token,
+    secret,
+    (publicId) =>
+      database().waitlistEntry.findUnique({ where: { publicId }, include: { deliveries: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } } }),
+    "visitor's data download",
+  );
+  if (found.state !== "found") return found;
+  const { entry } = found;
   const at = (date: Date | null) => (date ? timestamp(date) : null);
   return {
     state: "found",
-    data: {
+    entry: {
       about: "Everything the FieldCrew waitlist holds about your entry.",
       exported_at: timestamp(now),
       entry: {
@@ -73,8 +67,9 @@ export async function entryDataResponse(token: string, load = loadEntryData): Pr
   if (result.state === "invalid") return plainText(404, "This link is not valid. Use the link in your confirmation email.", privateHeaders);
   if (result.state === "gone") return plainText(404, "This entry is no longer on the waitlist, so we hold nothing about it.", privateHeaders);
   if (result.state === "unavailable") return plainText(503, "We can't prepare your data right now. Please try again in a minute.", { ...privateHeaders, ...retryLater() });
+  const data = result.entry;
   // Indented: a person opens this file, not only a program.
-  return new Response(`${JSON.stringify(result.data, null, 2)}\n`, {
+  return new Response(`${JSON.stringify(data, null, 2)}\n`, {
     status: 200,
     headers: {
       "Content-Type": "application/json; charset=utf-8",

@@ -23,23 +23,37 @@ export type EntryView = {
 };
 
 /**
- * What the page shows: a link that is not ours, an entry that is gone, the
- * entry, or (the database cannot answer right now) a request to try again soon.
+ * What a signed link leads to: a link that is not ours, an entry that is gone,
+ * the entry, or (the database cannot answer right now) a request to try again soon.
  */
-export type EntryPage = { state: "invalid" } | { state: "gone" } | { state: "unavailable" } | { state: "found"; entry: EntryView };
+export type ByLink<T> = { state: "invalid" } | { state: "gone" } | { state: "unavailable" } | { state: "found"; entry: T };
 
-export async function loadEntryPage(token: string, database: () => Database = getDatabase, secret = siteSecret()): Promise<EntryPage> {
+/**
+ * The entry a visitor's link names, read with `find` (the page and the data
+ * download read different things). Nothing is looked up before the signature
+ * checks out; a database that cannot answer now is "unavailable", not an error.
+ */
+export async function entryByLink<T>(token: string, secret: string, find: (publicId: string) => Promise<T | null>, what: string): Promise<ByLink<T>> {
   const publicId = publicIdFromToken(secret, token);
   if (!publicId) return { state: "invalid" };
   let entry;
   try {
-    entry = await database().waitlistEntry.findUnique({ where: { publicId } });
+    entry = await find(publicId);
   } catch (error) {
     if (!isTemporary(error)) throw error;
-    log.warn({ fault: "database_unavailable", ...errorFields(error) }, "visitor's page shown as unavailable");
+    log.warn({ fault: "database_unavailable", ...errorFields(error) }, `${what} answered as unavailable`);
     return { state: "unavailable" };
   }
-  if (!entry) return { state: "gone" };
+  return entry ? { state: "found", entry } : { state: "gone" };
+}
+
+/** What the visitor's page shows. */
+export type EntryPage = ByLink<EntryView>;
+
+export async function loadEntryPage(token: string, database: () => Database = getDatabase, secret = siteSecret()): Promise<EntryPage> {
+  const page = await entryByLink(token, secret, (publicId) => database().waitlistEntry.findUnique({ where: { publicId } }), "visitor's page");
+  if (page.state !== "found") return page;
+  const { entry } = page;
   return {
     state: "found",
     entry: {
