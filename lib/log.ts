@@ -30,6 +30,7 @@ export type FaultKind =
   | "delivery_attempt_deadline"
   | "delivery_worker"
   | "refusal_not_counted"
+  | "sign_in_mail_failed"
   | "shutdown_deadline";
 
 type Sink = (line: string) => void;

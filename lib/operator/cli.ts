@@ -7,7 +7,7 @@ import "server-only";
 import { once } from "node:events";
 import { createWriteStream, existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import type { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import type { Database } from "../db";
 import { parseEnv } from "../env";
@@ -17,6 +17,9 @@ import { normalizeEmail, waitlistSignupSchema } from "../waitlist/schema";
 import { displayValue, SIGNUP_FIELD_NAMES, SIGNUP_FIELDS, type ListColumn } from "../waitlist/fields";
 import { BUSINESS_TYPES, BUSINESS_TYPE_VALUES, COMPANY_SIZES, COMPANY_SIZE_VALUES } from "../waitlist/options";
 import type { EntryRecord } from "../waitlist/store";
+import { recordAction, shellActor } from "./audit";
+import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
+import { auditCommand, operatorsCommand, OPERATOR_USAGE } from "./cli-console";
 import { count, csvRecord, renderTable, terminalSafe, type Column } from "./format";
 import {
   countEntries,
@@ -67,25 +70,15 @@ Commands:
   redeliver   Send failed deliveries again, with a fresh set of attempts
              --id ID            one delivery (its id from deliveries)
              --all-failed       every failed delivery
-`;
+${OPERATOR_USAGE}`;
 
-export type CliIo = {
-  stdout: Writable;
-  stderr: Writable;
-  stdin: Readable;
-};
-
-/** A mistake in the command line: usage is printed, exit code 2. */
-export class UsageError extends Error {}
+export { UsageError, type CliIo } from "./cli-io";
 
 const LIST_DEFAULT_LIMIT = 50;
 const BAR_WIDTH = 30;
 
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 
-function write(out: Writable, text: string): Promise<void> | void {
-  if (!out.write(text)) return once(out, "drain").then(() => undefined);
-}
 
 /** "/careers · google / cpc / spring", or "" when nothing is known. */
 function sourceOf(entry: EntryRecord): string {
@@ -294,20 +287,12 @@ async function exportCommand(db: Database, args: string[], io: CliIo): Promise<n
     out.end();
     await once(out, "finish");
   }
+  await recordAction(db, { actor: shellActor(), action: "export", detail: { format, rows, to: values.out ? "file" : "standard output" } });
   const where = values.out ? ` to ${values.out}` : "";
   await write(io.stderr, rows === 0 ? `No sign-ups yet; wrote an empty ${format.toUpperCase()} export${where}.\n` : `Exported ${count(rows)} sign-up${rows === 1 ? "" : "s"} as ${format.toUpperCase()}${where}.\n`);
   return 0;
 }
 
-/** The first line on standard input, or "" when it ends (no terminal, nothing piped). */
-async function readAnswer(stdin: Readable): Promise<string> {
-  let text = "";
-  for await (const chunk of stdin) {
-    text += String(chunk);
-    if (text.includes("\n")) break;
-  }
-  return text.split("\n")[0]!.trim().toLowerCase();
-}
 
 async function remove(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, strict: true, options: { email: { type: "string" }, id: { type: "string" }, yes: { type: "boolean" } } });
@@ -329,7 +314,7 @@ async function remove(db: Database, args: string[], io: CliIo): Promise<number> 
       return 1;
     }
   }
-  await removeById(db, entry.id);
+  await removeById(db, entry.id, shellActor());
   await write(io.stdout, `Removed ${who}.\n`);
   return 0;
 }
@@ -416,7 +401,7 @@ async function deliveries(db: Database, args: string[], io: CliIo): Promise<numb
 async function redeliverCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, strict: true, options: { id: { type: "string" }, "all-failed": { type: "boolean" } } });
   if (!values.id === !values["all-failed"]) throw new UsageError("redeliver needs --id ID or --all-failed.");
-  const n = await redeliver(db, values.id ? { id: values.id } : { allFailed: true });
+  const n = await redeliver(db, values.id ? { id: values.id } : { allFailed: true }, shellActor());
   if (n === 0) {
     await write(io.stderr, values.id ? `No failed delivery with the id ${terminalSafe(values.id)}.\n` : "No failed deliveries.\n");
     return values.id ? 1 : 0;
@@ -434,6 +419,8 @@ const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Prom
   remove,
   deliveries,
   redeliver: redeliverCommand,
+  operators: operatorsCommand,
+  audit: auditCommand,
 };
 
 /**

@@ -4,6 +4,7 @@
  */
 import "server-only";
 import type { Database, Prisma } from "../db";
+import { recordAction, type Actor } from "./audit";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
 import { normalizeEmail } from "../waitlist/schema";
@@ -185,9 +186,9 @@ export async function listDuplicates(database: Database): Promise<DuplicateGroup
   }));
 }
 
-/** Deletes the entry and what was owed about it, and counts the removal (by an operator). */
-export function removeById(database: Database, id: number): Promise<boolean> {
-  return removeEntry(database, { id }, "operator");
+/** Deletes the entry and what was owed about it, counts the removal (by an operator) and audits it. */
+export function removeById(database: Database, id: number, actor: Actor, now = new Date()): Promise<boolean> {
+  return removeEntry(database, { id }, "operator", now, actor);
 }
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -235,10 +236,18 @@ export async function listDeliveries(database: Database, statuses: DeliveryStatu
  * attempts, due now: each instance's worker picks them up on its next look
  * (every 2 s). Returns how many.
  */
-export async function redeliver(database: Database, which: { id: string } | { allFailed: true }, now: Date = new Date()): Promise<number> {
-  const { count } = await database.outboxMessage.updateMany({
-    where: { status: "failed", ...("id" in which ? { id: which.id } : {}) },
-    data: { status: "pending", attempts: 0, nextAttemptAt: now, leaseOwner: null, leaseExpiresAt: null },
+export async function redeliver(database: Database, which: { id: string } | { allFailed: true }, actor: Actor, now: Date = new Date()): Promise<number> {
+  return database.$transaction(async (tx) => {
+    const where = { status: "failed", ...("id" in which ? { id: which.id } : {}) };
+    const entry = "id" in which ? await tx.outboxMessage.findFirst({ where, select: { entryId: true, kind: true } }) : null;
+    const { count } = await tx.outboxMessage.updateMany({
+      where,
+      data: { status: "pending", attempts: 0, nextAttemptAt: now, leaseOwner: null, leaseExpiresAt: null },
+    });
+    if (count > 0) {
+      const detail = "id" in which ? { delivery: which.id, kind: entry?.kind } : { all_failed: count };
+      await recordAction(tx, { actor, action: "redelivered", entryId: entry?.entryId ?? null, detail, at: now });
+    }
+    return count;
   });
-  return count;
 }

@@ -29,7 +29,7 @@ function plain(value: string): string {
   return value.replace(CONTROL, " ");
 }
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
   return plain(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 

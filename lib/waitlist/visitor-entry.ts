@@ -5,6 +5,7 @@
  * scanners open links, and opening the link must change nothing.
  */
 import "server-only";
+import { recordAction, type Actor } from "../operator/audit";
 import { getDatabase, isTemporary, type Database } from "../db";
 import { hasContentType, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
 import { errorFields, log } from "../log";
@@ -87,6 +88,8 @@ export async function removeEntry(
   where: { publicId: string } | { id: number },
   removedBy: "visitor" | "operator",
   now = new Date(),
+  /** Whom the audit log names (lib/operator/audit.ts); an operator's removal always has one. */
+  actor?: Actor,
 ): Promise<boolean> {
   return database.$transaction(async (tx) => {
     const entry = await tx.waitlistEntry.findFirst({ where, select: { id: true } });
@@ -102,6 +105,7 @@ export async function removeEntry(
       if (others.length > 0) await tx.waitlistEntry.updateMany({ where: { id: { in: others.map((row) => row.id) } }, data: { duplicateOf: heir.id } });
     }
     await tx.waitlistRemoval.create({ data: { removedAt: now, removedBy } });
+    if (actor) await recordAction(tx, { actor, action: "entry_removed", entryId: entry.id, at: now });
     return true;
   });
 }
