@@ -1,8 +1,5 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
-import { SiteFooter } from "@/components/site/site-footer";
-import { SiteHeader } from "@/components/site/site-header";
-import { WaitlistProvider } from "@/components/waitlist/waitlist-provider";
 import { SITE } from "@/lib/content/site";
 import { parseEnv } from "@/lib/env";
 import "./globals.css";
@@ -28,13 +25,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <WaitlistProvider>
-          <SiteHeader />
-          <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
-            {children}
-          </main>
-          <SiteFooter />
-        </WaitlistProvider>
+        {/* The frame is the section's: the public site's (app/(site)/layout.tsx) or the console's (app/operator/). */}
+        {children}
       </body>
     </html>
   );

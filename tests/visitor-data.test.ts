@@ -4,7 +4,7 @@
  * anyone without their signed link.
  */
 import { describe, expect, it } from "vitest";
-import * as route from "@/app/waitlist/entry/[token]/data/route";
+import * as route from "@/app/(site)/waitlist/entry/[token]/data/route";
 import { getDatabase } from "@/lib/db";
 import { entryToken } from "@/lib/waitlist/entry-link";
 import { SIGNUP_FIELD_NAMES } from "@/lib/waitlist/fields";

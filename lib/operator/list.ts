@@ -1,0 +1,170 @@
+/**
+ * The console's list of sign-ups: filters, search and keyset paging, newest first,
+ * and the same filtered rows streamed as a download. Built for a list of a million
+ * rows (bench/operator.ts): every page walks the created_at index from a cursor,
+ * and search goes through the trigram index waitlist_search (migration
+ * 20261123140000_operator_console), never a scan of every row's text.
+ */
+import "server-only";
+import { z } from "zod";
+import { Prisma, type Database } from "../db";
+import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
+import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../waitlist/options";
+import type { OperatorRecord } from "./queries";
+
+/** utm_source as the console shows it; NULL (a visit without one) is "direct". */
+export const DIRECT_SOURCE = "direct";
+export const PAGE_SIZE = 50;
+/** Shorter terms have no trigram: they are matched with LIKE instead (slower on a long list). */
+export const MIN_INDEXED_SEARCH = 3;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Use a date like 2026-11-01." }).refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)), { error: "That is not a date." });
+const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+/** The list's filters as they arrive in a URL's query (the filter form is a GET form). */
+export const listQuerySchema = z.object({
+  type: z.preprocess(blankAsUndefined, z.enum(BUSINESS_TYPE_VALUES).optional()),
+  size: z.preprocess(blankAsUndefined, z.enum(COMPANY_SIZE_VALUES).optional()),
+  source: z.preprocess(blankAsUndefined, z.string().trim().max(200).optional()),
+  confirmed: z.preprocess(blankAsUndefined, z.enum(["yes", "no"]).optional()),
+  from: z.preprocess(blankAsUndefined, day.optional()),
+  to: z.preprocess(blankAsUndefined, day.optional()),
+  q: z.preprocess(blankAsUndefined, z.string().trim().max(200).optional()),
+  /** Older than this row: "<created_at>_<id>" of the last row shown. */
+  after: z.preprocess(blankAsUndefined, z.string().max(80).regex(/^[0-9T:.+\-Z ]+_\d+$/).optional()),
+  /** Newer than this row: the first row shown. */
+  before: z.preprocess(blankAsUndefined, z.string().max(80).regex(/^[0-9T:.+\-Z ]+_\d+$/).optional()),
+});
+
+export type ListQuery = z.infer<typeof listQuerySchema>;
+export const FILTER_KEYS = ["type", "size", "source", "confirmed", "from", "to", "q"] as const satisfies readonly (keyof ListQuery)[];
+
+/** Reads the query (search params of the page or the download); what is invalid is reported, not guessed at. */
+export function parseListQuery(params: URLSearchParams | Record<string, string | string[] | undefined>): { query: ListQuery; problems: string[] } {
+  const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
+  const raw = Object.fromEntries(entries.filter(([key]) => key in listQuerySchema.shape));
+  const parsed = listQuerySchema.safeParse(raw);
+  if (parsed.success) return { query: parsed.data, problems: [] };
+  // Keep what is valid; drop and report what is not.
+  const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+  const kept = listQuerySchema.parse(Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key))));
+  return { query: kept, problems: parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`) };
+}
+
+export function hasFilters(query: ListQuery): boolean {
+  return FILTER_KEYS.some((key) => query[key] !== undefined);
+}
+
+/** The query string for these filters (and a cursor), for links and the download. */
+export function queryString(query: Partial<ListQuery>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, value);
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function cursorOf(row: { created_at: string; id: number }): string {
+  return `${row.created_at}_${row.id}`;
+}
+
+function splitCursor(cursor: string): [string, number] {
+  const at = cursor.lastIndexOf("_");
+  return [cursor.slice(0, at), Number(cursor.slice(at + 1))];
+}
+
+/** "a%b" -> "a\%b": LIKE's wildcards typed in a search are letters. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A phrase for FTS5: the text as one quoted string (its own quotes doubled), so operators typed are letters. */
+function ftsPhrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+const COLUMNS = Prisma.raw(["id", "created_at", ...SIGNUP_FIELD_NAMES, "confirmed_at", "duplicate_of"].map((c) => `e."${c}"`).join(", "));
+
+/** The WHERE conditions of the filters (without any cursor). */
+function conditions(query: ListQuery): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
+  if (query.type) where.push(Prisma.sql`e.business_type = ${query.type}`);
+  if (query.size) where.push(Prisma.sql`e.company_size = ${query.size}`);
+  if (query.source) where.push(query.source === DIRECT_SOURCE ? Prisma.sql`e.utm_source IS NULL` : Prisma.sql`e.utm_source = ${query.source}`);
+  if (query.confirmed) where.push(query.confirmed === "yes" ? Prisma.sql`e.confirmed_at IS NOT NULL` : Prisma.sql`e.confirmed_at IS NULL`);
+  // created_at is ISO 8601 text in UTC ("2026-11-23T17:37:59.405+00:00"), so text order is time order.
+  if (query.from) where.push(Prisma.sql`e.created_at >= ${`${query.from}T00:00:00.000+00:00`}`);
+  if (query.to) {
+    const next = new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    where.push(Prisma.sql`e.created_at < ${`${next}T00:00:00.000+00:00`}`);
+  }
+  if (query.q) {
+    where.push(
+      [...query.q].length >= MIN_INDEXED_SEARCH
+        ? Prisma.sql`e.id IN (SELECT rowid FROM waitlist_search WHERE waitlist_search MATCH ${ftsPhrase(query.q)})`
+        : Prisma.sql`(e.contact_name LIKE ${likePattern(query.q)} ESCAPE '\\' OR e.company_name LIKE ${likePattern(query.q)} ESCAPE '\\' OR e.email LIKE ${likePattern(query.q)} ESCAPE '\\')`,
+    );
+  }
+  return where;
+}
+
+function whereClause(parts: Prisma.Sql[]): Prisma.Sql {
+  return parts.length === 0 ? Prisma.empty : Prisma.sql`WHERE ${Prisma.join(parts, " AND ")}`;
+}
+
+type Direction = { older: string } | { newer: string } | null;
+
+/** Rows in (created_at, id) order from a cursor: the created_at index holds the id too, so this walks it without sorting. */
+async function selectRows(database: Database, query: ListQuery, direction: Direction, limit: number): Promise<OperatorRecord[]> {
+  const where = conditions(query);
+  let order = Prisma.sql`ORDER BY e.created_at DESC, e.id DESC`;
+  if (direction && "older" in direction) {
+    const [at, id] = splitCursor(direction.older);
+    where.push(Prisma.sql`(e.created_at, e.id) < (${at}, ${id})`);
+  } else if (direction && "newer" in direction) {
+    const [at, id] = splitCursor(direction.newer);
+    where.push(Prisma.sql`(e.created_at, e.id) > (${at}, ${id})`);
+    order = Prisma.sql`ORDER BY e.created_at ASC, e.id ASC`;
+  }
+  const rows = await database.$queryRaw<OperatorRecord[]>`SELECT ${COLUMNS} FROM waitlist_entries e ${whereClause(where)} ${order} LIMIT ${limit}`;
+  const records = rows.map((row) => ({ ...row, id: Number(row.id), duplicate_of: row.duplicate_of === null ? null : Number(row.duplicate_of) }));
+  return direction && "newer" in direction ? records.reverse() : records;
+}
+
+export type ListPage = {
+  entries: OperatorRecord[];
+  /** The cursor for the next (older) page, if there is one. */
+  older: string | null;
+  /** The cursor for the previous (newer) page, if there is one. */
+  newer: string | null;
+};
+
+/** One page of the list: PAGE_SIZE rows, newest first, from the query's cursor. */
+export async function listPage(database: Database, query: ListQuery, limit = PAGE_SIZE): Promise<ListPage> {
+  const direction: Direction = query.before ? { newer: query.before } : query.after ? { older: query.after } : null;
+  // One row more than shown says whether there is a page beyond.
+  const rows = await selectRows(database, query, direction, limit + 1);
+  const beyond = rows.length > limit;
+  const entries = direction && "newer" in direction ? rows.slice(beyond ? 1 : 0) : rows.slice(0, limit);
+  const first = entries[0];
+  const last = entries.at(-1);
+  const isNewerPage = direction !== null && "newer" in direction;
+  return {
+    entries,
+    older: last && (isNewerPage || beyond) ? cursorOf(last) : null,
+    newer: first && (isNewerPage ? beyond : direction !== null) ? cursorOf(first) : null,
+  };
+}
+
+/** Rows per query when streaming a download: enough to amortise a query, few enough to keep memory flat. */
+const EXPORT_BATCH = 2_000;
+
+/** Every row the filters match, newest first, a batch at a time (the cursor is ignored). */
+export async function* matchingEntries(database: Database, query: ListQuery): AsyncGenerator<OperatorRecord[]> {
+  let direction: Direction = null;
+  for (;;) {
+    const rows = await selectRows(database, query, direction, EXPORT_BATCH);
+    if (rows.length > 0) yield rows;
+    if (rows.length < EXPORT_BATCH) return;
+    direction = { older: cursorOf(rows.at(-1)!) };
+  }
+}
