@@ -8,7 +8,8 @@ import { E2E_DATABASE_URL, E2E_MAIL_DIR, E2E_MAIL_PORT, E2E_PORT } from "./e2e/s
  * already running instead (see README).
  */
 const externalBaseUrl = process.env.E2E_BASE_URL;
-const baseURL = externalBaseUrl ?? `http://127.0.0.1:${E2E_PORT}`;
+// localhost, not 127.0.0.1: WebAuthn refuses an IP address as the relying party (the console's passkeys).
+const baseURL = externalBaseUrl ?? `http://localhost:${E2E_PORT}`;
 
 export default defineConfig({
   testDir: "e2e",

@@ -32,7 +32,7 @@ import { REQUEST_ID_HEADER, retryLater } from "./lib/http";
 import { errorFields, log } from "./lib/log";
 import { deliveriesAtStart, getDeliveryWorker } from "./lib/waitlist/deliveries";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
-import { securityHeaders, visitorPageHeaders } from "./lib/security/headers";
+import { consolePageHeaders, isConsolePath, securityHeaders, visitorPageHeaders } from "./lib/security/headers";
 import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";
 import { SecretUnavailable, siteSecret } from "./lib/security/secret";
 import { ENTRY_PAGE_PATH } from "./lib/waitlist/entry-link";
@@ -144,11 +144,12 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
     log.warn({ fault: "overloaded", request_id: requestId, in_flight: inFlight - 1 }, "too many requests in flight: 503");
     return answerAtOnce(response, 503, "The site is very busy right now. Please try again in a few seconds.", retryLater());
   }
-  if (!dev && pathname.startsWith(`${ENTRY_PAGE_PATH}/`)) {
-    const visitorPage = visitorPageHeaders(randomBytes(16).toString("base64"));
-    // Next reads the nonce for the page's scripts from the request's policy.
-    request.headers["content-security-policy"] = visitorPage["Content-Security-Policy"];
-    for (const [name, value] of Object.entries(visitorPage)) response.setHeader(name, value);
+  // Pages rendered per request get a policy with a nonce of their own (Next reads it from the request's policy).
+  const perRequestPage = dev ? undefined : pathname.startsWith(`${ENTRY_PAGE_PATH}/`) ? visitorPageHeaders : isConsolePath(pathname) ? consolePageHeaders : undefined;
+  if (perRequestPage) {
+    const pageHeaders = perRequestPage(randomBytes(16).toString("base64"));
+    request.headers["content-security-policy"] = pageHeaders["Content-Security-Policy"];
+    for (const [name, value] of Object.entries(pageHeaders)) response.setHeader(name, value);
   }
   handle(request, response).catch((error: unknown) => {
     log.error({ fault: "unexpected", request_id: requestId, ...errorFields(error) }, "request handler failed");

@@ -4,7 +4,8 @@ import { parseEnv } from "@/lib/env";
 export default function robots(): MetadataRoute.Robots {
   return {
     // Visitors' own pages are reached only from their email, and say noindex themselves too.
-    rules: { userAgent: "*", allow: "/", disallow: ["/api/", "/waitlist/"] },
+    // The operator console is behind a sign-in and says noindex on every answer as well.
+    rules: { userAgent: "*", allow: "/", disallow: ["/api/", "/waitlist/", "/operator"] },
     sitemap: new URL("/sitemap.xml", parseEnv().SITE_URL).toString(),
   };
 }

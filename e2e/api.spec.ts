@@ -1,17 +1,7 @@
-import type { APIRequestContext } from "@playwright/test";
-import { solve, type Challenge } from "../lib/waitlist/challenge";
 import { VALID_SIGNUP } from "../tests/fixtures/signup";
 import { storedEntry } from "./support/database";
 import { expect, test, uniqueClientAddress } from "./support/test";
-
-/** Asks the server for a question and answers it, as the dialog does. */
-async function answeredQuestion(request: APIRequestContext) {
-  const response = await request.get("/api/waitlist/challenge");
-  expect(response.status()).toBe(200);
-  expect(response.headers()["cache-control"]).toContain("no-store");
-  const { challenge, token } = (await response.json()) as { challenge: Challenge; token: string };
-  return { challenge_token: token, challenge_answer: String(solve(challenge)) };
-}
+import { answeredQuestion } from "./support/waitlist";
 
 const signup = (email: string) => ({ ...VALID_SIGNUP, email });
 

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { solve, type Challenge } from "../../lib/waitlist/challenge";
 import { optionLabel, uniqueEmail, VALID_SIGNUP, type SignupFields } from "../../tests/fixtures/signup";
 
@@ -45,4 +45,19 @@ export async function openFromHeader(page: Page): Promise<Locator> {
   const dialog = waitlistDialog(page);
   await expect(dialog).toBeVisible();
   return dialog;
+}
+
+/** Asks the server for a question and answers it, as the dialog does. */
+export async function answeredQuestion(request: APIRequestContext) {
+  const response = await request.get("/api/waitlist/challenge");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["cache-control"]).toContain("no-store");
+  const { challenge, token } = (await response.json()) as { challenge: Challenge; token: string };
+  return { challenge_token: token, challenge_answer: answerForChallenge(challenge) };
+}
+
+/** A sign-up through the API, as the dialog sends it: 201, or the test fails. */
+export async function signUpThroughApi(request: APIRequestContext, visitor: Visitor): Promise<void> {
+  const response = await request.post("/api/waitlist", { data: { ...visitor, ...(await answeredQuestion(request)) } });
+  expect(response.status()).toBe(201);
 }

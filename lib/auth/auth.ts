@@ -63,6 +63,15 @@ async function operatorEmail(database: Database, id: string): Promise<string> {
   return (await database.operator.findUnique({ where: { id }, select: { email: true } }))?.email ?? id;
 }
 
+/**
+ * The emailed link opens our page with a Sign in button rather than better-auth's verify endpoint
+ * itself: mail scanners open links, and would use the one-time link up (app/operator/sign-in/email).
+ */
+function landingPage(site: URL, verifyUrl: string): string {
+  const token = new URL(verifyUrl).searchParams.get("token") ?? "";
+  return new URL(`/operator/sign-in/email?token=${encodeURIComponent(token)}`, site).toString();
+}
+
 export type AuthOptions = { env: Env; database: () => Database };
 
 export function createAuth({ env, database }: AuthOptions) {
@@ -123,6 +132,7 @@ export function createAuth({ env, database }: AuthOptions) {
         rpID: site.hostname,
         rpName: "FieldCrew operator console",
         origin: site.origin,
+        schema: { passkey: { modelName: "operatorPasskey" } },
         authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
         registration: {
           // Enrolment has no session yet: the link's token says who is enrolling.
@@ -153,7 +163,7 @@ export function createAuth({ env, database }: AuthOptions) {
           if (!operator || !smtp) return;
           await recordAction(db, { actor: { email: operator.email, operatorId: operator.id }, action: "sign_in_link_sent" });
           // Not awaited: how long the mail server takes must not tell anyone whether the address is an operator's.
-          sendSignInLink(smtp, operator.email, url, SIGN_IN_LINK_MINUTES).catch((error: unknown) =>
+          sendSignInLink(smtp, operator.email, landingPage(site, url), SIGN_IN_LINK_MINUTES).catch((error: unknown) =>
             log.error({ fault: "sign_in_mail_failed", ...errorFields(error) }, "sending an operator's sign-in link failed"),
           );
         },

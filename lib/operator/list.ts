@@ -10,6 +10,7 @@ import { z } from "zod";
 import { Prisma, type Database } from "../db";
 import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../waitlist/options";
+import { timestamp } from "../waitlist/store";
 import type { OperatorRecord } from "./queries";
 
 /** utm_source as the console shows it; NULL (a visit without one) is "direct". */
@@ -56,7 +57,7 @@ export function hasFilters(query: ListQuery): boolean {
 }
 
 /** The query string for these filters (and a cursor), for links and the download. */
-export function queryString(query: Partial<ListQuery>): string {
+export function queryString(query: Partial<Record<keyof ListQuery | "format", string>>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, value);
   const text = params.toString();
@@ -126,7 +127,14 @@ async function selectRows(database: Database, query: ListQuery, direction: Direc
     order = Prisma.sql`ORDER BY e.created_at ASC, e.id ASC`;
   }
   const rows = await database.$queryRaw<OperatorRecord[]>`SELECT ${COLUMNS} FROM waitlist_entries e ${whereClause(where)} ${order} LIMIT ${limit}`;
-  const records = rows.map((row) => ({ ...row, id: Number(row.id), duplicate_of: row.duplicate_of === null ? null : Number(row.duplicate_of) }));
+  // Prisma hands DATETIME columns back as Dates; records carry the stored text form (lib/waitlist/store.ts).
+  const records = rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    created_at: timestamp(new Date(row.created_at)),
+    confirmed_at: row.confirmed_at === null ? null : timestamp(new Date(row.confirmed_at)),
+    duplicate_of: row.duplicate_of === null ? null : Number(row.duplicate_of),
+  }));
   return direction && "newer" in direction ? records.reverse() : records;
 }
 

@@ -251,3 +251,23 @@ export async function redeliver(database: Database, which: { id: string } | { al
     return count;
   });
 }
+
+export type EntryDetail = {
+  entry: OperatorRecord;
+  deliveries: { id: string; kind: string; status: string; attempts: number; lastError: string | null; createdAt: Date; nextAttemptAt: Date; deliveredAt: Date | null }[];
+};
+
+/** One entry with everything owed about it (the console's entry page). */
+export async function entryDetail(database: Database, id: number): Promise<EntryDetail | undefined> {
+  const entry = await database.waitlistEntry.findUnique({
+    where: { id },
+    include: {
+      deliveries: {
+        orderBy: { createdAt: "asc" },
+        select: { id: true, kind: true, status: true, attempts: true, lastError: true, createdAt: true, nextAttemptAt: true, deliveredAt: true },
+      },
+    },
+  });
+  if (!entry) return undefined;
+  return { entry: operatorRecord(entry), deliveries: entry.deliveries };
+}

@@ -81,3 +81,24 @@ export function visitorPageHeaders(nonce: string): Record<string, string> {
     "X-Robots-Tag": "noindex, nofollow",
   };
 }
+
+/** The console's pages (/operator...): rendered per request like the visitor's page, so a nonce too. */
+export const CONSOLE_PATH = "/operator";
+
+export function isConsolePath(pathname: string): boolean {
+  return pathname === CONSOLE_PATH || pathname.startsWith(`${CONSOLE_PATH}/`);
+}
+
+/**
+ * The console shows many people's data: the same strict policy with a nonce for
+ * its scripts (the passkey buttons), never cached by a browser or proxy, never
+ * indexed. The enrolment link's token is in the #fragment, which no Referer carries.
+ */
+export function consolePageHeaders(nonce: string): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy({ scriptHashes: [], nonce }),
+    "Referrer-Policy": "same-origin",
+    "X-Robots-Tag": "noindex, nofollow",
+    "Cache-Control": "no-store",
+  };
+}

@@ -27,3 +27,20 @@ function ownOrigins(request: Request, siteOrigin: string): Set<string> {
   }
   return new Set([...origins].map((origin) => origin.toLowerCase()));
 }
+
+/**
+ * Whether the browser says this post came from one of our own pages: stricter
+ * than isForeignOrigin, for forms that change something a signed-in person or a
+ * link's holder owns (the visitor's page, the console). Browsers set
+ * Sec-Fetch-Site and Origin themselves; a page cannot. A page sent with
+ * Referrer-Policy: no-referrer makes the browser send `Origin: null` even to its
+ * own site, so there Sec-Fetch-Site: same-origin is what vouches. No browser
+ * headers at all (a script, a mail scanner) is not our page's form either.
+ */
+export function isFromOwnPage(request: Request, siteOrigin: string): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin") return false;
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== "null") return !isForeignOrigin(request, siteOrigin);
+  return site === "same-origin";
+}

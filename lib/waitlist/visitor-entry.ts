@@ -9,7 +9,7 @@ import { recordAction, type Actor } from "../operator/audit";
 import { getDatabase, isTemporary, type Database } from "../db";
 import { hasContentType, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
 import { errorFields, log } from "../log";
-import { isForeignOrigin } from "../security/origin";
+import { isFromOwnPage } from "../security/origin";
 import { siteSecret } from "../security/secret";
 import { ENTRY_PAGE_PATH, publicIdFromToken } from "./entry-link";
 import { shownFields, signupOf } from "./fields";
@@ -122,22 +122,6 @@ function backToPage(token: string, done?: EntryAction): Response {
   return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
 }
 
-/**
- * Whether the browser says this post came from one of our own pages. Browsers
- * set Sec-Fetch-Site and Origin themselves; a page cannot. The visitor's page
- * sends no Referer (Referrer-Policy: no-referrer), and with that policy a
- * browser sends `Origin: null` even to its own site, so there Sec-Fetch-Site:
- * same-origin is what vouches. No browser headers at all (a script, a mail
- * scanner) is not our page's form either.
- */
-function isFromOurPage(request: Request, siteOrigin: string): boolean {
-  const site = request.headers.get("sec-fetch-site");
-  if (site !== null && site !== "same-origin") return false;
-  const origin = request.headers.get("origin");
-  if (origin !== null && origin !== "null") return !isForeignOrigin(request, siteOrigin);
-  return site === "same-origin";
-}
-
 export type EntryActionOptions = { siteUrl: string; secret: string; database?: () => Database; now?: () => Date };
 
 /** POST /api/waitlist/entry: `token` and `action` (confirm or remove), form-encoded. */
@@ -147,7 +131,7 @@ export function createEntryActionHandler(options: EntryActionOptions): (request:
   const now = options.now ?? (() => new Date());
 
   return async function handleEntryAction(request) {
-    if (!isFromOurPage(request, siteOrigin)) return plainText(403, "This request did not come from a FieldCrew page, so nothing was changed.");
+    if (!isFromOwnPage(request, siteOrigin)) return plainText(403, "This request did not come from a FieldCrew page, so nothing was changed.");
     if (!hasContentType(request, "application/x-www-form-urlencoded")) return plainText(415, "Send the form from your waitlist page.");
     const body = await readBoundedText(request, MAX_FORM_BYTES);
     if (body === TOO_LARGE) return plainText(413, "That form is too large.");

@@ -1,0 +1,4 @@
+import { handleExport } from "@/lib/operator/console-routes";
+
+export const dynamic = "force-dynamic";
+export const GET = handleExport;

@@ -1,0 +1,3 @@
+import { handleSignOut } from "@/lib/operator/console-routes";
+
+export const POST = handleSignOut;

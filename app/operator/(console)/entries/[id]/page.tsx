@@ -1,0 +1,169 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ConsoleFrame } from "@/components/operator/console-frame";
+import { buttonClasses } from "@/components/ui/button-styles";
+import { requireOperator } from "@/lib/auth/session";
+import { getDatabase } from "@/lib/db";
+import { listActions } from "@/lib/operator/audit";
+import { entryDetail } from "@/lib/operator/queries";
+import { displayValue, SIGNUP_FIELD_NAMES, SIGNUP_FIELDS } from "@/lib/waitlist/fields";
+
+export const metadata: Metadata = { title: "Entry" };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ confirm?: string; done?: string }> };
+
+const when = (value: Date | string) => `${(typeof value === "string" ? value : value.toISOString()).slice(0, 16).replace("T", " ")} UTC`;
+
+const DONE: Record<string, string> = {
+  redelivered: "The delivery is waiting again; the site sends it within seconds.",
+  not_failed: "That delivery is not failed any more, so nothing was changed.",
+};
+
+export default async function EntryPage({ params, searchParams }: Props) {
+  const operator = await requireOperator();
+  const [{ id }, { confirm, done }] = await Promise.all([params, searchParams]);
+  if (!/^[1-9]\d{0,15}$/.test(id)) notFound();
+  const database = getDatabase();
+  const [detail, trail] = await Promise.all([entryDetail(database, Number(id)), listActions(database, { limit: 50, entryId: Number(id) })]);
+  if (!detail) {
+    return (
+      <ConsoleFrame operatorEmail={operator.email} current="/operator/entries">
+        <h1 className="text-2xl font-bold text-slate-900">Entry #{id} is not on the list</h1>
+        <p className="mt-2 text-slate-600">It was removed, or never existed.</p>
+        <a href="/operator/entries" className={buttonClasses("outline", "sm", "mt-4")}>
+          Back to the entries
+        </a>
+      </ConsoleFrame>
+    );
+  }
+  const { entry, deliveries } = detail;
+  const confirming = confirm === "remove";
+
+  return (
+    <ConsoleFrame operatorEmail={operator.email} current="/operator/entries">
+      <a href="/operator/entries" className="text-sm text-slate-600 hover:underline">
+        ← Entries
+      </a>
+      <div className="mt-2 flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{entry.contact_name}</h1>
+          <p className="text-slate-600">
+            {entry.company_name} · entry #{entry.id}
+          </p>
+        </div>
+        {!confirming && (
+          <a href={`/operator/entries/${entry.id}?confirm=remove`} className={buttonClasses("danger", "sm")}>
+            Remove entry…
+          </a>
+        )}
+      </div>
+      {done && DONE[done] && (
+        <p role="status" className="mt-4 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900">
+          {DONE[done]}
+        </p>
+      )}
+      {confirming && (
+        <section aria-labelledby="remove-heading" className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4">
+          <h2 id="remove-heading" className="font-semibold text-red-900">
+            Remove {entry.contact_name} from the waitlist for good?
+          </h2>
+          <p className="mt-1 text-sm text-red-900">Their entry and anything still to be sent about it are deleted. This cannot be undone; the audit log keeps that you did it.</p>
+          <form method="post" action={`/api/operator/entries/${entry.id}/remove`} className="mt-3 flex flex-wrap gap-2">
+            <button type="submit" className={buttonClasses("danger", "sm")}>
+              Yes, remove this entry
+            </button>
+            <a href={`/operator/entries/${entry.id}`} className={buttonClasses("outline", "sm")}>
+              Keep it
+            </a>
+          </form>
+        </section>
+      )}
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-3">
+        <section aria-labelledby="fields" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6 lg:col-span-2">
+          <h2 id="fields" className="text-lg font-semibold text-slate-900">
+            What they told us
+          </h2>
+          <dl className="mt-3 grid gap-x-6 gap-y-3 sm:grid-cols-2">
+            <div>
+              <dt className="text-sm text-slate-500">Signed up</dt>
+              <dd className="text-slate-900">{when(entry.created_at)}</dd>
+            </div>
+            <div>
+              <dt className="text-sm text-slate-500">Email confirmed</dt>
+              <dd className="text-slate-900">{entry.confirmed_at ? when(entry.confirmed_at) : "Not yet"}</dd>
+            </div>
+            {SIGNUP_FIELD_NAMES.map((field) => (
+              <div key={field} className={field === "notes" ? "sm:col-span-2" : undefined}>
+                <dt className="text-sm text-slate-500">{SIGNUP_FIELDS[field].label}</dt>
+                <dd className="break-words whitespace-pre-line text-slate-900">{entry[field] === null || entry[field] === "" ? <span className="text-slate-400">—</span> : displayValue(field, entry[field])}</dd>
+              </div>
+            ))}
+            {entry.duplicate_of !== null && (
+              <div>
+                <dt className="text-sm text-slate-500">Duplicate of</dt>
+                <dd>
+                  <a href={`/operator/entries/${entry.duplicate_of}`} className="underline">
+                    entry #{entry.duplicate_of}
+                  </a>
+                </dd>
+              </div>
+            )}
+          </dl>
+        </section>
+
+        <div className="space-y-6">
+          <section aria-labelledby="deliveries" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
+            <h2 id="deliveries" className="text-lg font-semibold text-slate-900">
+              Deliveries
+            </h2>
+            {deliveries.length === 0 ? (
+              <p className="mt-2 text-sm text-slate-600">Nothing was owed about this entry (no email or webhook was set up when it came).</p>
+            ) : (
+              <ul className="mt-3 space-y-3">
+                {deliveries.map((d) => (
+                  <li key={d.id} className="rounded-lg border border-slate-200 p-3 text-sm">
+                    <div className="flex items-center justify-between gap-2">
+                      <span className="font-medium capitalize">{d.kind === "email" ? "Confirmation email" : "Webhook"}</span>
+                      <span className={d.status === "failed" ? "font-semibold text-red-800" : d.status === "delivered" ? "text-emerald-800" : "text-slate-600"}>{d.status}</span>
+                    </div>
+                    <p className="text-slate-600">
+                      {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
+                      {d.deliveredAt ? `, delivered ${when(d.deliveredAt)}` : d.status === "pending" ? `, next ${when(d.nextAttemptAt)}` : ""}
+                    </p>
+                    {d.lastError && <p className="text-slate-600">Last error: {d.lastError}</p>}
+                    {d.status === "failed" && (
+                      <form method="post" action={`/api/operator/deliveries/${encodeURIComponent(d.id)}/redeliver`} className="mt-2">
+                        <button type="submit" className={buttonClasses("outline", "sm")}>
+                          Send again
+                        </button>
+                      </form>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+
+          <section aria-labelledby="trail" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
+            <h2 id="trail" className="text-lg font-semibold text-slate-900">
+              Audit trail
+            </h2>
+            {trail.length === 0 ? (
+              <p className="mt-2 text-sm text-slate-600">No operator has acted on this entry.</p>
+            ) : (
+              <ul className="mt-3 space-y-2 text-sm">
+                {trail.map((row) => (
+                  <li key={row.id}>
+                    <span className="font-medium">{row.label}</span> by {row.actor}
+                    <div className="text-slate-500">{when(row.at)}</div>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </div>
+      </div>
+    </ConsoleFrame>
+  );
+}

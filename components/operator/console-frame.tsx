@@ -1,0 +1,64 @@
+import type { ReactNode } from "react";
+import { Logo } from "@/components/site/logo";
+import { buttonClasses } from "@/components/ui/button-styles";
+
+export const CONSOLE_LINKS = [
+  { href: "/operator", label: "Overview" },
+  { href: "/operator/entries", label: "Entries" },
+  { href: "/operator/audit", label: "Audit log" },
+  { href: "/operator/account", label: "Account" },
+] as const;
+
+/** The console's frame: the site's dark header with the console's own links (when signed in) and sign-out. */
+export function ConsoleFrame({ operatorEmail, current, children }: { operatorEmail?: string; current?: string; children: ReactNode }) {
+  return (
+    <>
+      <header className="border-b border-white/10 bg-ink-950">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
+          <div className="flex items-center gap-3">
+            <Logo />
+            <span className="rounded-md bg-white/10 px-2 py-0.5 text-xs font-semibold tracking-wide text-slate-200 uppercase">Console</span>
+          </div>
+          {operatorEmail && (
+            <form method="post" action="/api/operator/sign-out" className="flex items-center gap-3">
+              <span className="hidden text-sm text-slate-300 sm:inline">{operatorEmail}</span>
+              <button type="submit" className={buttonClasses("ghostOnDark", "sm")}>
+                Sign out
+              </button>
+            </form>
+          )}
+        </div>
+        {operatorEmail && (
+          <nav aria-label="Console" className="mx-auto max-w-6xl overflow-x-auto px-2 sm:px-4">
+            <ul className="flex gap-1">
+              {CONSOLE_LINKS.map((link) => (
+                <li key={link.href}>
+                  <a
+                    href={link.href}
+                    aria-current={current === link.href ? "page" : undefined}
+                    className="block border-b-2 border-transparent px-3 py-2.5 text-sm font-medium whitespace-nowrap text-slate-300 hover:text-white aria-[current=page]:border-brand-400 aria-[current=page]:text-white"
+                  >
+                    {link.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+      </header>
+      <main id="main" tabIndex={-1} className="flex-1 bg-slate-50 focus:outline-none">
+        <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">{children}</div>
+      </main>
+    </>
+  );
+}
+
+/** A page's heading and a line under it. */
+export function ConsoleHeading({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="mb-6">
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{title}</h1>
+      {children && <p className="mt-1 text-slate-600">{children}</p>}
+    </div>
+  );
+}

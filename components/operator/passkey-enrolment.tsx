@@ -1,0 +1,64 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useSyncExternalStore } from "react";
+import { buttonClasses } from "@/components/ui/button-styles";
+import { authClient, problemOf } from "@/lib/auth/client";
+
+/**
+ * Creating a passkey: with the enrolment link's token (in the address's #fragment,
+ * which never reaches a server log) for a first passkey, or without one, signed
+ * in, for another. Either way the browser makes the key pair; only the public
+ * key comes to us.
+ */
+let enrolmentToken: string | null = null;
+
+/** The link's token, read from the #fragment once and then taken out of the address bar (and so the history). */
+function readEnrolmentToken(): string {
+  if (enrolmentToken === null) {
+    enrolmentToken = window.location.hash.slice(1);
+    if (enrolmentToken) history.replaceState(null, "", window.location.pathname);
+  }
+  return enrolmentToken;
+}
+
+const noSubscription = () => () => {};
+
+export function PasskeyEnrolment({ mode }: { mode: "enrol" | "add" }) {
+  const router = useRouter();
+  // null while rendering on the server (which never sees the fragment).
+  const token = useSyncExternalStore(noSubscription, () => (mode === "enrol" ? readEnrolmentToken() : null), () => null);
+  const [state, setState] = useState<{ busy: boolean; done?: boolean; problem?: string }>({ busy: false });
+
+  async function create() {
+    setState({ busy: true });
+    const result = await authClient.passkey.addPasskey(mode === "enrol" ? { context: token ?? "", createSession: true } : {});
+    if (result?.error) {
+      setState({ busy: false, problem: problemOf(result.error, "The passkey was not created. Try again.") });
+      return;
+    }
+    if (mode === "enrol") router.replace("/operator");
+    else {
+      setState({ busy: false, done: true });
+      router.refresh();
+    }
+  }
+
+  if (mode === "enrol" && token === "") {
+    return (
+      <p role="alert" className="rounded-lg bg-amber-50 p-4 text-sm text-amber-900">
+        This page needs the whole link from your invitation, including the part after #. Open the link again, or ask for a new one.
+      </p>
+    );
+  }
+  return (
+    <div>
+      <button type="button" onClick={create} disabled={state.busy || (mode === "enrol" && token === null)} className={buttonClasses(mode === "enrol" ? "primary" : "outline", mode === "enrol" ? "lg" : "md", mode === "enrol" ? "w-full" : "")}>
+        {state.busy ? "Waiting for your device…" : mode === "enrol" ? "Create my passkey" : "Add a passkey"}
+      </button>
+      <p role="alert" className="mt-3 min-h-5 text-sm text-red-800">
+        {state.problem}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { buttonClasses } from "@/components/ui/button-styles";
+import { authClient, problemOf } from "@/lib/auth/client";
+
+/** "Sign in with a passkey": the browser asks for any passkey of this site (no name to type). */
+export function PasskeySignIn({ next }: { next: string }) {
+  const router = useRouter();
+  const [state, setState] = useState<{ busy: boolean; problem?: string }>({ busy: false });
+
+  async function signIn() {
+    setState({ busy: true });
+    const result = await authClient.signIn.passkey();
+    if (result?.error) {
+      setState({ busy: false, problem: problemOf(result.error, "That passkey did not sign you in. Try again, or use another passkey.") });
+      return;
+    }
+    router.replace(next);
+  }
+
+  return (
+    <div>
+      <button type="button" onClick={signIn} disabled={state.busy} className={buttonClasses("primary", "lg", "w-full")}>
+        {state.busy ? "Waiting for your passkey…" : "Sign in with a passkey"}
+      </button>
+      <p role="alert" className="mt-3 min-h-5 text-sm text-red-800">
+        {state.problem}
+      </p>
+    </div>
+  );
+}

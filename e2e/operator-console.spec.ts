@@ -1,0 +1,102 @@
+/**
+ * The operator console end to end, in Chromium with a virtual passkey
+ * authenticator: enrol from the link the shell prints, sign out, sign in with the
+ * passkey, read the overview's counts, filter, open an entry, download the CSV,
+ * remove the entry. Against the real server and its database.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { parse } from "csv-parse/sync";
+import { withTestDatabase, storedEntry } from "./support/database";
+import { enrolNewOperator } from "./support/operator";
+import { expect, test } from "./support/test";
+import { signUpThroughApi, uniqueVisitor } from "./support/waitlist";
+
+const entryCount = () => withTestDatabase((sqlite) => (sqlite.prepare("SELECT count(*) AS n FROM waitlist_entries").get() as { n: number }).n);
+const auditOf = (entryId: number) =>
+  withTestDatabase((sqlite) => sqlite.prepare("SELECT actor, action FROM operator_actions WHERE entry_id = ? ORDER BY id").all(entryId) as { actor: string; action: string }[]);
+
+test.describe("the operator console", () => {
+  test("enrol, sign out, sign in with the passkey, and work the list", async ({ page, request, baseURL }) => {
+    const visitor = { ...uniqueVisitor("console"), company_name: `Console Test Plumbing ${Date.now()}` };
+    await signUpThroughApi(request, visitor);
+    const stored = storedEntry(visitor.email)!;
+
+    const operator = await enrolNewOperator(page, "enrol", baseURL!);
+
+    // Signed out, the console is the sign-in page.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/operator\/sign-in$/);
+    await page.goto("/operator/entries");
+    await expect(page).toHaveURL(/\/operator\/sign-in$/);
+
+    // The passkey signs back in (the browser offers it; no name to type).
+    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+
+    // The overview's total is the database's (other tests may add sign-ups meanwhile: between the two reads).
+    const before = entryCount();
+    await page.reload();
+    const after = entryCount();
+    const shown = Number((await page.getByText("All sign-ups").locator("..").locator("dd").first().textContent())!.replace(/,/g, ""));
+    expect(shown).toBeGreaterThanOrEqual(before);
+    expect(shown).toBeLessThanOrEqual(after);
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    // Filter by search and trade: the visitor is there; open their entry.
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Entries" }).click();
+    await page.getByLabel("Search").fill(visitor.company_name);
+    await page.getByLabel("Trade").selectOption({ value: visitor.business_type });
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    const row = page.getByRole("row").filter({ hasText: visitor.company_name });
+    await expect(row).toHaveCount(1);
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    // The filtered download: a CSV with exactly that entry.
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download CSV" }).click();
+    const file = await (await download).path();
+    const records = parse(await import("node:fs/promises").then((fs) => fs.readFile(file!, "utf8")), { columns: true }) as Record<string, string>[];
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ id: String(stored.id), email: visitor.email, company_name: visitor.company_name });
+
+    await row.getByRole("link", { name: visitor.contact_name }).click();
+    await expect(page.getByRole("heading", { level: 1, name: visitor.contact_name })).toBeVisible();
+    await expect(page.getByText(visitor.email)).toBeVisible();
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    // Remove, through the confirmation step.
+    await page.getByRole("link", { name: "Remove entry…" }).click();
+    await page.getByRole("button", { name: "Yes, remove this entry" }).click();
+    await expect(page.getByRole("status")).toContainText(`Entry #${stored.id} was removed`);
+    expect(storedEntry(visitor.email)).toBeUndefined();
+    expect(auditOf(Number(stored.id))).toEqual([{ actor: operator, action: "entry_removed" }]);
+
+    // And the audit log shows the session's story.
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Audit log" }).click();
+    const mine = page.getByRole("row").filter({ hasText: operator });
+    await expect(mine.filter({ hasText: "Removed an entry" })).toHaveCount(1);
+    await expect(mine.filter({ hasText: "Downloaded the list" })).toHaveCount(1);
+    await expect(mine.filter({ hasText: "Signed in" })).toHaveCount(2);
+    await expect(mine.filter({ hasText: "Signed out" })).toHaveCount(1);
+    await expect(mine.filter({ hasText: "Added a passkey" })).toHaveCount(1);
+  });
+
+  test("an enrolment link works once", async ({ page, browser, baseURL }) => {
+    const { inviteOperator, uniqueOperatorEmail, addVirtualAuthenticator } = await import("./support/operator");
+    const link = inviteOperator(uniqueOperatorEmail("once"), baseURL!);
+    await addVirtualAuthenticator(page);
+    await page.goto(link);
+    await page.getByRole("button", { name: "Create my passkey" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+
+    const other = await browser.newContext();
+    const second = await other.newPage();
+    await addVirtualAuthenticator(second);
+    await second.goto(link);
+    await second.getByRole("button", { name: "Create my passkey" }).click();
+    await expect(second.getByText("This enrolment link has been used or has expired.")).toBeVisible();
+    await second.goto("/operator");
+    await expect(second).toHaveURL(/\/operator\/sign-in$/);
+    await other.close();
+  });
+});

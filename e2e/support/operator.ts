@@ -1,0 +1,51 @@
+import { execFileSync } from "node:child_process";
+import { expect, type Page } from "@playwright/test";
+import { E2E_DATABASE_URL } from "./config";
+
+let sequence = 0;
+
+/** An operator address of its own for each test. */
+export function uniqueOperatorEmail(tag: string): string {
+  sequence += 1;
+  return `${tag}-${process.pid}-${sequence}-${Date.now()}@fieldcrew.test`;
+}
+
+/** Runs `npm run waitlist -- <args>` against the test server's database, as an operator at the shell would. */
+export function waitlistCli(args: string[], siteUrl: string): string {
+  return execFileSync(process.execPath, ["--import", "tsx", "lib/operator/main.ts", ...args], {
+    env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, SITE_URL: siteUrl, SMTP_URL: "", MAIL_FROM: "" },
+    encoding: "utf8",
+  });
+}
+
+/** `operators add`: the enrolment link it prints. */
+export function inviteOperator(email: string, siteUrl: string): string {
+  const printed = waitlistCli(["operators", "add", email], siteUrl);
+  const link = /https?:\/\/\S+\/operator\/enrol#\S+/.exec(printed)?.[0];
+  if (!link) throw new Error(`No enrolment link in:\n${printed}`);
+  return link;
+}
+
+/**
+ * A passkey authenticator for this page's browser context (Chrome DevTools
+ * Protocol's WebAuthn domain): it answers the browser's passkey prompts as a
+ * phone's or laptop's screen lock would, with the user verified.
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+}
+
+/** Invites an operator and enrols a passkey for them from the link: signed in on the overview. */
+export async function enrolNewOperator(page: Page, tag: string, siteUrl: string): Promise<string> {
+  const email = uniqueOperatorEmail(tag);
+  const link = inviteOperator(email, siteUrl);
+  await addVirtualAuthenticator(page);
+  await page.goto(link);
+  await page.getByRole("button", { name: "Create my passkey" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  return email;
+}

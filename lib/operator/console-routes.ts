@@ -1,0 +1,103 @@
+/**
+ * The console's few actions that are not pages: the download, removing an entry,
+ * sending a failed delivery again, signing out. Each one checks the session first
+ * (no session: nothing read, nothing changed) and, when it changes something,
+ * that the form was posted from one of our own pages. Routes in app/api/operator/
+ * call these.
+ */
+import "server-only";
+import { getAuth } from "../auth/auth";
+import { operatorOf, SIGN_IN_PATH, type SignedInOperator } from "../auth/session";
+import { getDatabase, isTemporary } from "../db";
+import { parseEnv } from "../env";
+import { json, plainText, retryLater } from "../http";
+import { errorFields, log } from "../log";
+import { isFromOwnPage } from "../security/origin";
+import { recordAction } from "./audit";
+import { streamExport, type ExportFormat } from "./export";
+import { FILTER_KEYS, parseListQuery } from "./list";
+import { redeliver, removeById } from "./queries";
+
+/** On every console answer that is not a page: never cached, never indexed. */
+const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" };
+
+function seeOther(location: string, extra: Record<string, string> = {}): Response {
+  return new Response(null, { status: 303, headers: { Location: location, ...PRIVATE, ...extra } });
+}
+
+type Action = (request: Request, operator: SignedInOperator) => Promise<Response>;
+
+/**
+ * The session check, the origin check for posts, and faults as answers: a
+ * temporary database fault is 503 with Retry-After and nothing changed.
+ */
+export function consoleRoute(action: Action): (request: Request) => Promise<Response> {
+  return async (request) => {
+    try {
+      if (request.method === "POST" && !isFromOwnPage(request, new URL(parseEnv().SITE_URL).origin)) {
+        return plainText(403, "This request did not come from a console page, so nothing was changed.", PRIVATE);
+      }
+      const operator = await operatorOf(request.headers);
+      if (!operator) {
+        // A form post from a page whose session ended: to the sign-in page. Anything else: 401, no data.
+        return request.method === "POST" ? seeOther(SIGN_IN_PATH) : json(401, { error: "Sign in to the console first." }, PRIVATE);
+      }
+      return await action(request, operator);
+    } catch (error) {
+      if (isTemporary(error)) {
+        log.warn({ fault: "database_unavailable", ...errorFields(error) }, "console action answered 503: nothing changed");
+        return plainText(503, "The database is busy, and nothing was changed. Please go back and try again in a moment.", { ...PRIVATE, ...retryLater() });
+      }
+      log.error({ fault: "unexpected", ...errorFields(error) }, "console action failed");
+      return plainText(500, "Something went wrong on our side. Please try again later.", PRIVATE);
+    }
+  };
+}
+
+/** GET /api/operator/export?format=csv|json&<the list's filters>: streamed, audited. */
+export const handleExport = consoleRoute(async (request, operator) => {
+  const params = new URL(request.url).searchParams;
+  const format = params.get("format");
+  if (format !== "csv" && format !== "json") return plainText(400, "Choose format=csv or format=json.", PRIVATE);
+  const { query, problems } = parseListQuery(params);
+  if (problems.length > 0) return plainText(400, `These filters are not valid: ${problems.join("; ")}`, PRIVATE);
+  const filters = Object.fromEntries(FILTER_KEYS.filter((key) => query[key] !== undefined).map((key) => [key, query[key]]));
+  await recordAction(getDatabase(), { actor: operator.actor, action: "export", detail: { format, ...filters } });
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(streamExport(getDatabase(), query, format as ExportFormat), {
+    headers: {
+      "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="fieldcrew-waitlist-${day}.${format}"`,
+      ...PRIVATE,
+    },
+  });
+});
+
+/** POST /api/operator/entries/:id/remove (the entry page's confirmation form). */
+export function handleRemove(request: Request, id: string): Promise<Response> {
+  return consoleRoute(async (_request, operator) => {
+    if (!/^[1-9]\d{0,15}$/.test(id)) return plainText(404, "There is no such entry.", PRIVATE);
+    const removed = await removeById(getDatabase(), Number(id), operator.actor);
+    return seeOther(`/operator/entries?removed=${removed ? id : "none"}`);
+  })(request);
+}
+
+/** POST /api/operator/deliveries/:id/redeliver (a failed delivery on an entry's page). */
+export function handleRedeliver(request: Request, deliveryId: string): Promise<Response> {
+  return consoleRoute(async (_request, operator) => {
+    const database = getDatabase();
+    const delivery = await database.outboxMessage.findUnique({ where: { id: deliveryId }, select: { entryId: true } });
+    if (!delivery) return plainText(404, "There is no such delivery.", PRIVATE);
+    const n = await redeliver(database, { id: deliveryId }, operator.actor);
+    return seeOther(`/operator/entries/${delivery.entryId}?done=${n > 0 ? "redelivered" : "not_failed"}`);
+  })(request);
+}
+
+/** POST /api/operator/sign-out: the session is deleted, the cookie cleared, and the audit log says so. */
+export const handleSignOut = consoleRoute(async (request, operator) => {
+  const answer = await getAuth().api.signOut({ headers: request.headers, asResponse: true });
+  await recordAction(getDatabase(), { actor: operator.actor, action: "sign_out" });
+  const response = seeOther(SIGN_IN_PATH);
+  for (const cookie of answer.headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+  return response;
+});

@@ -1,0 +1,49 @@
+/**
+ * The console's download: the filtered list as CSV (formula-safe, the same
+ * columns and guards as `npm run waitlist -- export`) or JSON, streamed. The
+ * stream pulls one batch of rows at a time when the client has taken the last,
+ * so memory stays flat however long the list is (bench/operator.ts measures it).
+ */
+import "server-only";
+import type { Database } from "../db";
+import { csvRecord } from "./format";
+import { matchingEntries, type ListQuery } from "./list";
+import { ENTRY_COLUMNS, type OperatorRecord } from "./queries";
+
+export type ExportFormat = "csv" | "json";
+
+function jsonRecord(entry: OperatorRecord): string {
+  return JSON.stringify(Object.fromEntries(ENTRY_COLUMNS.map((column) => [column, entry[column]])));
+}
+
+export function streamExport(database: Database, query: ListQuery, format: ExportFormat): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const batches = matchingEntries(database, query);
+  let rows = 0;
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let text = "";
+      if (!started) {
+        started = true;
+        text = format === "csv" ? csvRecord([...ENTRY_COLUMNS]) : "[";
+      }
+      const next = await batches.next();
+      if (next.done) {
+        text += format === "json" ? (rows === 0 ? "]\n" : "\n]\n") : "";
+        if (text) controller.enqueue(encoder.encode(text));
+        controller.close();
+        return;
+      }
+      for (const entry of next.value) {
+        text += format === "csv" ? csvRecord(ENTRY_COLUMNS.map((column) => entry[column])) : `${rows === 0 ? "" : ","}\n${jsonRecord(entry)}`;
+        rows += 1;
+      }
+      controller.enqueue(encoder.encode(text));
+    },
+    async cancel() {
+      // The client went away: stop reading the database.
+      await batches.return(undefined);
+    },
+  });
+}
