@@ -42,6 +42,8 @@ export function setUpTestDatabase(): { file: string; url: string } {
       database.waitlistRemoval.deleteMany(),
       database.spentChallenge.deleteMany(),
       database.emailRefusal.deleteMany(),
+      database.operator.deleteMany(),
+      database.operatorAction.deleteMany(),
     ]);
   });
   afterAll(() => closeDatabase());
