@@ -1,0 +1,73 @@
+/**
+ * `npm run bench:operator [-- --database FILE] [--count N]`: the console's server
+ * time at a launch-sized list. Seeds a database of N made-up sign-ups (default a
+ * million; npm run db:seed) under .tmp/bench-operator/ unless one is given, then
+ * reports the median of the overview, a filtered list page, a search and a later
+ * page, and the full CSV download's time and peak memory (it must stay flat).
+ * The same functions the pages and the download call, without HTTP around them.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createDatabase } from "../lib/db";
+import { databaseSettings } from "../lib/env";
+import { streamExport } from "../lib/operator/export";
+import { listPage, parseListQuery } from "../lib/operator/list";
+import { overview } from "../lib/operator/overview";
+
+const { values } = parseArgs({ options: { database: { type: "string" }, count: { type: "string", default: "1000000" }, runs: { type: "string", default: "15" } } });
+const file = path.resolve(values.database ?? path.join(".tmp", "bench-operator", `seed-${values.count}.db`));
+if (!existsSync(file)) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const env = { ...process.env, DATABASE_URL: `file:${file}` };
+  execFileSync(path.join("node_modules", ".bin", "tsx"), ["prisma/migrate.ts"], { env, stdio: "inherit" });
+  execFileSync(path.join("node_modules", ".bin", "tsx"), ["prisma/seed.ts", "--count", values.count!], { env, stdio: "inherit" });
+}
+const database = createDatabase(databaseSettings({ DATABASE_URL: `file:${file}`, DATABASE_DRIVER: "better-sqlite3", DATABASE_AUTH_TOKEN: undefined }));
+const rows = await database.waitlistEntry.count();
+
+async function median(label: string, target: string, work: () => Promise<unknown>): Promise<void> {
+  await work(); // warm: the first run reads the pages from disk
+  const times: number[] = [];
+  for (let i = 0; i < Number(values.runs); i++) {
+    const started = performance.now();
+    await work();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const mid = times[Math.floor(times.length / 2)]!;
+  console.log(`${label.padEnd(46)} median ${mid.toFixed(1).padStart(7)} ms   p90 ${times[Math.floor(times.length * 0.9)]!.toFixed(1).padStart(7)} ms   target ${target}`);
+}
+
+const query = (params: Record<string, string>) => parseListQuery(new URLSearchParams(params)).query;
+console.log(`Console server time at ${rows.toLocaleString("en-US")} entries (${path.relative(process.cwd(), file)})\n`);
+await median("overview, 30 days by source", "≤ 300 ms", () => overview(database, { days: 30, split: "source" }));
+await median("overview, 90 days by campaign", "≤ 300 ms", () => overview(database, { days: 90, split: "campaign" }));
+await median("list, first page, no filter", "≤ 100 ms", () => listPage(database, query({})));
+await median("list, trade + size + confirmed", "≤ 100 ms", () => listPage(database, query({ type: "landscaping", size: "50+", confirmed: "no" })));
+await median("list, source + date range", "≤ 100 ms", () => listPage(database, query({ source: "linkedin", from: "2026-08-01", to: "2026-08-31" })));
+const first = await listPage(database, query({ type: "electrical" }));
+await median("list, second page (keyset)", "≤ 100 ms", () => listPage(database, query({ type: "electrical", after: first.older! })));
+await median('search "miller" (common)', "≤ 300 ms", () => listPage(database, query({ q: "miller" })));
+await median('search "zzqx" (matches nothing)', "≤ 300 ms", () => listPage(database, query({ q: "zzqx" })));
+await median('search "heating" + trade', "≤ 300 ms", () => listPage(database, query({ q: "heating", type: "hvac" })));
+
+// The whole list as CSV, read as a client would; resident memory sampled throughout.
+const before = process.memoryUsage().rss;
+let peak = before;
+const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+const started = performance.now();
+let bytes = 0;
+const reader = streamExport(database, query({}), "csv").getReader();
+for (;;) {
+  const { done, value } = await reader.read();
+  if (done) break;
+  bytes += value.byteLength;
+}
+clearInterval(sampler);
+console.log(
+  `\nfull CSV download: ${(bytes / 1e6).toFixed(0)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+    `resident memory ${(before / 2 ** 20).toFixed(0)} MiB before, peak ${(peak / 2 ** 20).toFixed(0)} MiB (+${((peak - before) / 2 ** 20).toFixed(0)} MiB)`,
+);
+await database.$disconnect();
