@@ -19,6 +19,7 @@
  *
  *   npm run bench:signups      BENCH_SECONDS=10 BENCH_ROUNDS=5 by default
  */
+import { copyFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";
@@ -31,6 +32,12 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FLOODED_EMAIL = "same.person@load.example";
 const WITH_WEBHOOK = process.env.BENCH_WEBHOOK === "1";
+/**
+ * A database to run the site's server on instead of an empty one (copied first), such as a
+ * million seeded sign-ups (npm run bench:operator makes one): sign-ups with the console's
+ * triggers and indexes on a full list, against the same build's empty route.
+ */
+const SEEDED_DATABASE = process.env.BENCH_SIGNUPS_DATABASE;
 const WEBHOOK_SECRET = `whsec_${Buffer.from("bench-only-webhook-secret-0123456789").toString("base64")}`;
 
 /** Notifications the receiver accepted, per webhook-id. */
@@ -153,6 +160,15 @@ function summary(name: string, runs: Measurement[]) {
 
 ensureBuild(true);
 const siteDb = freshDatabase("bench-signups");
+if (SEEDED_DATABASE) {
+  // Everything into the main file first, so the copy is the whole database.
+  const source = new Database(SEEDED_DATABASE);
+  source.pragma("wal_checkpoint(TRUNCATE)");
+  source.close();
+  copyFileSync(SEEDED_DATABASE, siteDb);
+  for (const suffix of ["-wal", "-shm"]) rmSync(`${siteDb}${suffix}`, { force: true });
+  console.log(`On a copy of ${SEEDED_DATABASE} (${new Database(siteDb, { readonly: true }).prepare("SELECT count(*) AS n FROM waitlist_entries").pluck().get()} entries)`);
+}
 const baselineDb = freshDatabase("bench-baseline");
 const site = await startSiteServer({ port: 3243, databaseFile: siteDb, env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1", ...webhookEnv } });
 const signupRuns: Measurement[] = [];

@@ -99,4 +99,45 @@ test.describe("the operator console", () => {
     await expect(second).toHaveURL(/\/operator\/sign-in$/);
     await other.close();
   });
+
+  test("a lost passkey: a one-time sign-in link by email, and a new passkey from Account", async ({ page, browser, baseURL }) => {
+    const { mailsTo } = await import("./support/mail");
+    const { addVirtualAuthenticator } = await import("./support/operator");
+    const email = await enrolNewOperator(page, "lost", baseURL!);
+
+    // Another browser, no passkey there: ask for a link (the same answer for anyone).
+    const other = await browser.newContext({ baseURL });
+    const lost = await other.newPage();
+    await lost.goto("/operator/sign-in");
+    await lost.getByLabel("Your work email").fill("nobody-at-all@fieldcrew.test");
+    await lost.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await expect(lost.getByText("If that address belongs to an operator, a sign-in link is on its way.")).toBeVisible();
+    await lost.reload();
+    await lost.getByLabel("Your work email").fill(email);
+    await lost.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await expect(lost.getByText("If that address belongs to an operator, a sign-in link is on its way.")).toBeVisible();
+
+    await expect.poll(async () => (await mailsTo(email)).length, { timeout: 15_000 }).toBe(1);
+    expect(await mailsTo("nobody-at-all@fieldcrew.test")).toEqual([]);
+    const link = /https?:\/\/\S+\/operator\/sign-in\/email\?token=\S+/.exec((await mailsTo(email))[0]!.text ?? "")?.[0];
+    expect(link).toBeDefined();
+
+    // Opening the link signs nobody in (a mail scanner may open it); the button does, once.
+    await lost.goto(new URL(link!).pathname + new URL(link!).search);
+    await lost.getByRole("button", { name: "Sign in" }).click();
+    await expect(lost.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+    await addVirtualAuthenticator(lost);
+    await lost.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(lost.getByText("Passkey 2")).toBeVisible();
+
+    // The link is used up.
+    const third = await browser.newContext({ baseURL });
+    const again = await third.newPage();
+    await again.goto(new URL(link!).pathname + new URL(link!).search);
+    await again.getByRole("button", { name: "Sign in" }).click();
+    await expect(again).toHaveURL(/\/operator\/sign-in\?error=/);
+    await expect(again.getByText("That sign-in link has been used or has expired.")).toBeVisible();
+    await other.close();
+    await third.close();
+  });
 });

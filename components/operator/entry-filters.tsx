@@ -1,5 +1,5 @@
 import { buttonClasses } from "@/components/ui/button-styles";
-import { DIRECT_SOURCE, type ListQuery } from "@/lib/operator/list";
+import { DIRECT_SOURCE, MIN_SEARCH_LENGTH, type ListQuery } from "@/lib/operator/list";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
 
 const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm";
@@ -14,7 +14,7 @@ export function EntryFilters({ query, sources }: { query: ListQuery; sources: st
           <label htmlFor="q" className={label}>
             Search
           </label>
-          <input id="q" name="q" type="search" defaultValue={query.q} placeholder="Name, company or email" className={field} />
+          <input id="q" name="q" type="search" minLength={MIN_SEARCH_LENGTH} defaultValue={query.q} placeholder="Name, company or email" className={field} />
         </div>
         <div>
           <label htmlFor="type" className={label}>

@@ -4,6 +4,7 @@ import { SignupsChart } from "@/components/operator/signups-chart";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { CHART_DAYS, overview, SPLITS, type ChartDays, type Split } from "@/lib/operator/overview";
+import { listDeliveries } from "@/lib/operator/queries";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -27,7 +28,7 @@ export default async function OverviewPage({ searchParams }: Props) {
   const params = await searchParams;
   const days: ChartDays = CHART_DAYS.find((d) => String(d) === params.days) ?? 30;
   const split: Split = params.split === "campaign" ? "campaign" : "source";
-  const data = await overview(getDatabase(), { days, split });
+  const [data, failed] = await Promise.all([overview(getDatabase(), { days, split }), listDeliveries(getDatabase(), ["failed"], 10)]);
   const segment = new Map(data.segments.map((s) => [`${s.businessType}|${s.companySize}`, s.signups]));
   const peak = Math.max(1, ...data.segments.map((s) => s.signups));
   const share = data.total === 0 ? "–" : `${((data.confirmed / data.total) * 100).toFixed(1)}%`;
@@ -147,6 +148,20 @@ export default async function OverviewPage({ searchParams }: Props) {
                 ))}
               </tbody>
             </table>
+          )}
+          {failed.length > 0 && (
+            <>
+              <h3 className="mt-4 text-sm font-semibold text-slate-900">Failed, oldest first</h3>
+              <ul className="mt-1 space-y-1 text-sm">
+                {failed.map((d) => (
+                  <li key={d.id} className="truncate">
+                    <a href={`/operator/entries/${d.entry.id}`} className="underline underline-offset-2">
+                      {d.kind} for #{d.entry.id} {d.entry.email}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
           <p className="mt-3 text-xs text-slate-500">A failed delivery can be sent again from its entry&apos;s page.</p>
         </section>
