@@ -22,33 +22,50 @@ export function operatorEmailOf(input: string): string {
 
 export type Enrolment = { email: string; link: string; expiresAt: Date };
 
+/** Prisma's codes: a unique constraint refused the row; the row to change is not there. */
+const UNIQUE_VIOLATION = "P2002";
+const NOT_FOUND = "P2025";
+const codeOf = (error: unknown) => (error as { code?: string }).code;
+
+// Each transaction below starts with its write: SQLite gives a transaction that read first and
+// writes later no wait for the lock ("database is locked" at once if another write came between),
+// while a first write waits its turn (the busy timeout, lib/db/).
+
 /** Adds an operator and makes their one-time enrolment link; audited. */
 export async function addOperator(database: Database, input: { email: string; name?: string }, siteUrl: string, actor: Actor, now = new Date()): Promise<Enrolment> {
   const email = operatorEmailOf(input.email);
-  return database.$transaction(async (tx) => {
-    if (await tx.operator.findUnique({ where: { email }, select: { id: true } })) {
+  try {
+    return await database.$transaction(async (tx) => {
+      const operator = await tx.operator.create({
+        // The shell vouches for the address: an emailed sign-in link needs no further proof.
+        data: { id: randomUUID(), email, name: input.name?.trim() || email.split("@")[0]!, emailVerified: true, createdAt: now, updatedAt: now },
+      });
+      const { token, expiresAt } = await createInvitation(tx, operator.id, now);
+      await recordAction(tx, { actor, action: "operator_invited", detail: { operator: email }, at: now });
+      return { email, link: enrolmentUrl(siteUrl, token), expiresAt };
+    });
+  } catch (error) {
+    if (codeOf(error) === UNIQUE_VIOLATION) {
       throw new OperatorProblem(`${email} is already an operator. For a new enrolment link: npm run waitlist -- operators enrol ${email}`);
     }
-    const operator = await tx.operator.create({
-      // The shell vouches for the address: an emailed sign-in link needs no further proof.
-      data: { id: randomUUID(), email, name: input.name?.trim() || email.split("@")[0]!, emailVerified: true, createdAt: now, updatedAt: now },
-    });
-    const { token, expiresAt } = await createInvitation(tx, operator.id, now);
-    await recordAction(tx, { actor, action: "operator_invited", detail: { operator: email }, at: now });
-    return { email, link: enrolmentUrl(siteUrl, token), expiresAt };
-  });
+    throw error;
+  }
 }
 
 /** A new enrolment link for an existing operator (a lost passkey, an expired link); audited. */
 export async function enrolAgain(database: Database, input: string, siteUrl: string, actor: Actor, now = new Date()): Promise<Enrolment> {
   const email = operatorEmailOf(input);
-  return database.$transaction(async (tx) => {
-    const operator = await tx.operator.findUnique({ where: { email }, select: { id: true } });
-    if (!operator) throw new OperatorProblem(`${email} is not an operator. Add them with: npm run waitlist -- operators add ${email}`);
-    const { token, expiresAt } = await createInvitation(tx, operator.id, now);
-    await recordAction(tx, { actor, action: "operator_invited", detail: { operator: email, again: true }, at: now });
-    return { email, link: enrolmentUrl(siteUrl, token), expiresAt };
-  });
+  try {
+    return await database.$transaction(async (tx) => {
+      const operator = await tx.operator.update({ where: { email }, data: { updatedAt: now }, select: { id: true } });
+      const { token, expiresAt } = await createInvitation(tx, operator.id, now);
+      await recordAction(tx, { actor, action: "operator_invited", detail: { operator: email, again: true }, at: now });
+      return { email, link: enrolmentUrl(siteUrl, token), expiresAt };
+    });
+  } catch (error) {
+    if (codeOf(error) === NOT_FOUND) throw new OperatorProblem(`${email} is not an operator. Add them with: npm run waitlist -- operators add ${email}`);
+    throw error;
+  }
 }
 
 export type OperatorSummary = { email: string; name: string; createdAt: Date; passkeys: number; sessions: number; lastSignIn: Date | null };

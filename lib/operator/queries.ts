@@ -238,12 +238,12 @@ export async function listDeliveries(database: Database, statuses: DeliveryStatu
  */
 export async function redeliver(database: Database, which: { id: string } | { allFailed: true }, actor: Actor, now: Date = new Date()): Promise<number> {
   return database.$transaction(async (tx) => {
-    const where = { status: "failed", ...("id" in which ? { id: which.id } : {}) };
-    const entry = "id" in which ? await tx.outboxMessage.findFirst({ where, select: { entryId: true, kind: true } }) : null;
+    // The write first: a transaction that reads before it writes gets no wait for SQLite's lock.
     const { count } = await tx.outboxMessage.updateMany({
-      where,
+      where: { status: "failed", ...("id" in which ? { id: which.id } : {}) },
       data: { status: "pending", attempts: 0, nextAttemptAt: now, leaseOwner: null, leaseExpiresAt: null },
     });
+    const entry = "id" in which && count > 0 ? await tx.outboxMessage.findUnique({ where: { id: which.id }, select: { entryId: true, kind: true } }) : null;
     if (count > 0) {
       const detail = "id" in which ? { delivery: which.id, kind: entry?.kind } : { all_failed: count };
       await recordAction(tx, { actor, action: "redelivered", entryId: entry?.entryId ?? null, detail, at: now });

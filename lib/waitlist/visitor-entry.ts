@@ -6,7 +6,7 @@
  */
 import "server-only";
 import { recordAction, type Actor } from "../operator/audit";
-import { getDatabase, isTemporary, type Database } from "../db";
+import { getDatabase, isTemporary, Prisma, type Database } from "../db";
 import { hasContentType, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
 import { errorFields, log } from "../log";
 import { isFromOwnPage } from "../security/origin";
@@ -92,11 +92,14 @@ export async function removeEntry(
   actor?: Actor,
 ): Promise<boolean> {
   return database.$transaction(async (tx) => {
-    const entry = await tx.waitlistEntry.findFirst({ where, select: { id: true } });
+    // The delete first: a transaction that reads before it writes gets no wait for SQLite's lock
+    // ("database is locked" at once if another write came between); a first write waits its turn.
+    const [entry] = await tx.$queryRaw<{ id: bigint | number }[]>`
+      DELETE FROM waitlist_entries WHERE ${"id" in where ? Prisma.sql`id = ${where.id}` : Prisma.sql`public_id = ${where.publicId}`} RETURNING id`;
     if (!entry) return false;
-    await tx.waitlistEntry.delete({ where: { id: entry.id } });
+    const id = Number(entry.id);
     const [heir, ...others] = await tx.waitlistEntry.findMany({
-      where: { duplicateOf: entry.id },
+      where: { duplicateOf: id },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { id: true },
     });
@@ -105,7 +108,7 @@ export async function removeEntry(
       if (others.length > 0) await tx.waitlistEntry.updateMany({ where: { id: { in: others.map((row) => row.id) } }, data: { duplicateOf: heir.id } });
     }
     await tx.waitlistRemoval.create({ data: { removedAt: now, removedBy } });
-    if (actor) await recordAction(tx, { actor, action: "entry_removed", entryId: entry.id, at: now });
+    if (actor) await recordAction(tx, { actor, action: "entry_removed", entryId: id, at: now });
     return true;
   });
 }
