@@ -82,31 +82,34 @@ export function SignupsChart({ data, splitLabel }: { data: Pick<Overview, "days"
           ))}
         </ul>
       </figcaption>
-      <table className="sr-only">
-        <caption>{`Sign-ups per day by ${splitLabel.toLowerCase()}`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            {series.map((s) => (
-              <th key={s.key} scope="col">
-                {s.key}
-              </th>
-            ))}
-            <th scope="col">All</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day, i) => (
-            <tr key={day}>
-              <th scope="row">{day}</th>
+      {/* The wrapper is what is hidden: a table ignores the height and overflow sr-only sets, and would lengthen the page. */}
+      <div className="sr-only">
+        <table>
+          <caption>{`Sign-ups per day by ${splitLabel.toLowerCase()}`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
               {series.map((s) => (
-                <td key={s.key}>{s.perDay[i]}</td>
+                <th key={s.key} scope="col">
+                  {s.key}
+                </th>
               ))}
-              <td>{totals[i]}</td>
+              <th scope="col">All</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((day, i) => (
+              <tr key={day}>
+                <th scope="row">{day}</th>
+                {series.map((s) => (
+                  <td key={s.key}>{s.perDay[i]}</td>
+                ))}
+                <td>{totals[i]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -72,7 +72,7 @@ export default async function OverviewPage({ searchParams }: Props) {
       </section>
 
       <div className="mt-8 grid gap-6 lg:grid-cols-3">
-        <section aria-labelledby="segments" className="overflow-x-auto rounded-xl border border-slate-200 bg-white p-4 sm:p-6 lg:col-span-2">
+        <section aria-labelledby="segments" className="min-w-0 overflow-x-auto rounded-xl border border-slate-200 bg-white p-4 sm:p-6 lg:col-span-2">
           <h2 id="segments" className="text-lg font-semibold text-slate-900">
             Business type × company size
           </h2>
@@ -115,7 +115,7 @@ export default async function OverviewPage({ searchParams }: Props) {
           </table>
         </section>
 
-        <section aria-labelledby="deliveries" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
+        <section aria-labelledby="deliveries" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
           <h2 id="deliveries" className="text-lg font-semibold text-slate-900">
             Deliveries
           </h2>

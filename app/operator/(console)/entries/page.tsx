@@ -71,7 +71,7 @@ export default async function EntriesPage({ searchParams }: Props) {
                 <th scope="col" className="px-3 py-2.5 font-medium">
                   Contact
                 </th>
-                <th scope="col" className="px-3 py-2.5 font-medium">
+                <th scope="col" className="hidden px-3 py-2.5 font-medium sm:table-cell">
                   Company
                 </th>
                 <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
@@ -96,9 +96,10 @@ export default async function EntriesPage({ searchParams }: Props) {
                     <a href={`/operator/entries/${entry.id}`} className="font-medium text-slate-900 underline-offset-2 hover:underline">
                       {entry.contact_name}
                     </a>
+                    <div className="text-xs text-slate-700 sm:hidden">{entry.company_name}</div>
                     <div className="max-w-[16rem] truncate text-xs text-slate-500">{entry.email}</div>
                   </td>
-                  <td className="px-3 py-2.5 text-slate-800">{entry.company_name}</td>
+                  <td className="hidden px-3 py-2.5 text-slate-800 sm:table-cell">{entry.company_name}</td>
                   <td className="hidden px-3 py-2.5 whitespace-nowrap md:table-cell">{displayValue("business_type", entry.business_type)}</td>
                   <td className="hidden px-3 py-2.5 whitespace-nowrap md:table-cell">{entry.company_size}</td>
                   <td className="hidden px-3 py-2.5 text-slate-600 lg:table-cell">{entry.utm_source ?? "direct"}</td>

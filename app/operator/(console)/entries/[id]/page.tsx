@@ -80,7 +80,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
       )}
 
       <div className="mt-6 grid gap-6 lg:grid-cols-3">
-        <section aria-labelledby="fields" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6 lg:col-span-2">
+        <section aria-labelledby="fields" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 sm:p-6 lg:col-span-2">
           <h2 id="fields" className="text-lg font-semibold text-slate-900">
             What they told us
           </h2>
@@ -94,9 +94,9 @@ export default async function EntryPage({ params, searchParams }: Props) {
               <dd className="text-slate-900">{entry.confirmed_at ? when(entry.confirmed_at) : "Not yet"}</dd>
             </div>
             {SIGNUP_FIELD_NAMES.map((field) => (
-              <div key={field} className={field === "notes" ? "sm:col-span-2" : undefined}>
+              <div key={field} className={`min-w-0 ${field === "notes" ? "sm:col-span-2" : ""}`}>
                 <dt className="text-sm text-slate-500">{SIGNUP_FIELDS[field].label}</dt>
-                <dd className="break-words whitespace-pre-line text-slate-900">{entry[field] === null || entry[field] === "" ? <span className="text-slate-400">—</span> : displayValue(field, entry[field])}</dd>
+                <dd className="wrap-anywhere whitespace-pre-line text-slate-900">{entry[field] === null || entry[field] === "" ? <span className="text-slate-400">—</span> : displayValue(field, entry[field])}</dd>
               </div>
             ))}
             {entry.duplicate_of !== null && (
@@ -112,7 +112,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
           </dl>
         </section>
 
-        <div className="space-y-6">
+        <div className="min-w-0 space-y-6">
           <section aria-labelledby="deliveries" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
             <h2 id="deliveries" className="text-lg font-semibold text-slate-900">
               Deliveries
