@@ -5,6 +5,7 @@
  * remove the entry. Against the real server and its database.
  */
 import AxeBuilder from "@axe-core/playwright";
+import type { Locator } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { withTestDatabase, storedEntry } from "./support/database";
 import { enrolNewOperator } from "./support/operator";
@@ -139,5 +140,57 @@ test.describe("the operator console", () => {
     await expect(again.getByText("That sign-in link has been used or has expired.")).toBeVisible();
     await other.close();
     await third.close();
+  });
+
+  test("works with the keyboard alone: search, open an entry, remove it", async ({ page, request, baseURL }) => {
+    const visitor = { ...uniqueVisitor("keyboard"), company_name: `Keyboard Only Electric ${Date.now()}` };
+    await signUpThroughApi(request, visitor);
+    await enrolNewOperator(page, "keyboard", baseURL!);
+    await page.goto("/operator/entries");
+
+    /** Presses Tab until the target has the focus, as someone without a mouse would. */
+    async function tabTo(target: Locator, description: string) {
+      for (let presses = 0; presses < 40; presses++) {
+        await page.keyboard.press("Tab");
+        if (await target.evaluate((element) => element === document.activeElement)) return;
+      }
+      throw new Error(`Tab never reached ${description}`);
+    }
+    await tabTo(page.getByLabel("Search"), "the search field");
+    await page.keyboard.type(visitor.company_name);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("row").filter({ hasText: visitor.company_name })).toHaveCount(1);
+    await tabTo(page.getByRole("link", { name: visitor.contact_name }), "the entry's link");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 1, name: visitor.contact_name })).toBeVisible();
+    await tabTo(page.getByRole("link", { name: "Remove entry…" }), "Remove entry");
+    await page.keyboard.press("Enter");
+    await tabTo(page.getByRole("button", { name: "Yes, remove this entry" }), "the confirmation");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status")).toContainText("was removed");
+    expect(storedEntry(visitor.email)).toBeUndefined();
+  });
+
+  test("every console page passes axe, on a phone too", async ({ page, request, baseURL }) => {
+    const visitor = uniqueVisitor("axe");
+    await signUpThroughApi(request, visitor);
+    const { inviteOperator, uniqueOperatorEmail, addVirtualAuthenticator } = await import("./support/operator");
+    const check = async (what: string) => expect((await new AxeBuilder({ page }).analyze()).violations, what).toEqual([]);
+    await page.goto("/operator/sign-in");
+    await check("sign-in");
+    const link = inviteOperator(uniqueOperatorEmail("axe"), baseURL!);
+    await addVirtualAuthenticator(page);
+    await page.goto(link);
+    await check("enrol");
+    await page.getByRole("button", { name: "Create my passkey" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+    const entryPath = `/operator/entries/${storedEntry(visitor.email)!.id}`;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const path of ["/operator?days=90&split=campaign", "/operator/entries?type=hvac", entryPath, `${entryPath}?confirm=remove`, "/operator/audit", "/operator/account"]) {
+        await page.goto(path);
+        await check(`${path} at ${width}px`);
+      }
+    }
   });
 });
