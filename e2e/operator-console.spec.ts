@@ -172,6 +172,8 @@ test.describe("the operator console", () => {
   });
 
   test("every console page passes axe, on a phone too", async ({ page, request, baseURL }) => {
+    // Fourteen page loads, each with a full axe run: more than the default 30 s on a slow machine.
+    test.setTimeout(120_000);
     const visitor = uniqueVisitor("axe");
     await signUpThroughApi(request, visitor);
     const { inviteOperator, uniqueOperatorEmail, addVirtualAuthenticator } = await import("./support/operator");
