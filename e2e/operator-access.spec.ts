@@ -69,6 +69,8 @@ test.describe("the console without the key", () => {
   });
 
   test("an expired session and a removed operator's session stop working at once", async ({ page, browser, request, baseURL }) => {
+    // Two enrolments and three sweeps of every door: longer than the default 30 s on a slow machine.
+    test.setTimeout(90_000);
     const target = await victim(request);
     const email = await enrolNewOperator(page, "expired", baseURL!);
     const cookie = await sessionCookie(page.context());

@@ -18,6 +18,8 @@ const auditOf = (entryId: number) =>
 
 test.describe("the operator console", () => {
   test("enrol, sign out, sign in with the passkey, and work the list", async ({ page, request, baseURL }) => {
+    // A whole session of an operator: longer than the default 30 s on a slow machine.
+    test.setTimeout(90_000);
     const visitor = { ...uniqueVisitor("console"), company_name: `Console Test Plumbing ${Date.now()}` };
     await signUpThroughApi(request, visitor);
     const stored = storedEntry(visitor.email)!;
@@ -102,6 +104,8 @@ test.describe("the operator console", () => {
   });
 
   test("a lost passkey: a one-time sign-in link by email, and a new passkey from Account", async ({ page, browser, baseURL }) => {
+    // A whole session of an operator: longer than the default 30 s on a slow machine.
+    test.setTimeout(90_000);
     const { mailsTo } = await import("./support/mail");
     const { addVirtualAuthenticator } = await import("./support/operator");
     const email = await enrolNewOperator(page, "lost", baseURL!);
@@ -143,6 +147,8 @@ test.describe("the operator console", () => {
   });
 
   test("works with the keyboard alone: search, open an entry, remove it", async ({ page, request, baseURL }) => {
+    // A whole session of an operator: longer than the default 30 s on a slow machine.
+    test.setTimeout(90_000);
     const visitor = { ...uniqueVisitor("keyboard"), company_name: `Keyboard Only Electric ${Date.now()}` };
     await signUpThroughApi(request, visitor);
     await enrolNewOperator(page, "keyboard", baseURL!);
