@@ -5,6 +5,25 @@ import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
 const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm";
 const label = "block text-sm font-medium text-slate-700";
 
+/** One filter as a labelled select whose first choice, "Any", leaves it out of the query. */
+function FilterSelect({ name, label: text, value, options }: { name: string; label: string; value?: string; options: readonly { value: string; label: string }[] }) {
+  return (
+    <div>
+      <label htmlFor={name} className={label}>
+        {text}
+      </label>
+      <select id={name} name={name} defaultValue={value ?? ""} className={field}>
+        <option value="">Any</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** The list's filters: a GET form, so a filtered list is a link (and works without JavaScript). */
 export function EntryFilters({ query, sources }: { query: ListQuery; sources: string[] }) {
   return (
@@ -16,55 +35,10 @@ export function EntryFilters({ query, sources }: { query: ListQuery; sources: st
           </label>
           <input id="q" name="q" type="search" minLength={MIN_SEARCH_LENGTH} defaultValue={query.q} placeholder="Name, company or email" className={field} />
         </div>
-        <div>
-          <label htmlFor="type" className={label}>
-            Trade
-          </label>
-          <select id="type" name="type" defaultValue={query.type ?? ""} className={field}>
-            <option value="">Any</option>
-            {BUSINESS_TYPES.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="size" className={label}>
-            Size
-          </label>
-          <select id="size" name="size" defaultValue={query.size ?? ""} className={field}>
-            <option value="">Any</option>
-            {COMPANY_SIZES.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="source" className={label}>
-            Source
-          </label>
-          <select id="source" name="source" defaultValue={query.source ?? ""} className={field}>
-            <option value="">Any</option>
-            {[DIRECT_SOURCE, ...sources.filter((s) => s !== DIRECT_SOURCE)].map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="confirmed" className={label}>
-            Confirmed
-          </label>
-          <select id="confirmed" name="confirmed" defaultValue={query.confirmed ?? ""} className={field}>
-            <option value="">Any</option>
-            <option value="yes">Yes</option>
-            <option value="no">Not yet</option>
-          </select>
-        </div>
+        <FilterSelect name="type" label="Trade" value={query.type} options={BUSINESS_TYPES} />
+        <FilterSelect name="size" label="Size" value={query.size} options={COMPANY_SIZES} />
+        <FilterSelect name="source" label="Source" value={query.source} options={[DIRECT_SOURCE, ...sources.filter((s) => s !== DIRECT_SOURCE)].map((s) => ({ value: s, label: s }))} />
+        <FilterSelect name="confirmed" label="Confirmed" value={query.confirmed} options={[{ value: "yes", label: "Yes" }, { value: "no", label: "Not yet" }]} />
         <div>
           <label htmlFor="from" className={label}>
             From
