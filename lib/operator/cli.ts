@@ -20,11 +20,11 @@ import type { EntryRecord } from "../waitlist/store";
 import { recordAction, shellActor } from "./audit";
 import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
 import { auditCommand, operatorsCommand, OPERATOR_USAGE } from "./cli-console";
-import { count, csvRecord, renderTable, terminalSafe, type Column } from "./format";
+import { exportText } from "./export";
+import { count, renderTable, terminalSafe, type Column } from "./format";
 import {
   countEntries,
   deliveryCounts,
-  ENTRY_COLUMNS,
   findByEmail,
   findById,
   listDuplicates,
@@ -269,19 +269,15 @@ async function exportCommand(db: Database, args: string[], io: CliIo): Promise<n
   const out = values.out ? await exportFile(values.out, !!values.force) : io.stdout;
   let rows = 0;
   // Rows are batched into chunks so a 100,000-row export makes a few hundred writes, not 100,000.
-  let chunk = format === "csv" ? csvRecord([...ENTRY_COLUMNS]) : "[";
+  let chunk = exportText.head(format);
   for await (const entry of iterateEntries(db)) {
-    chunk +=
-      format === "csv"
-        ? csvRecord(ENTRY_COLUMNS.map((column) => entry[column]))
-        : `${rows === 0 ? "" : ","}\n${JSON.stringify(Object.fromEntries(ENTRY_COLUMNS.map((column) => [column, entry[column]])))}`;
-    rows += 1;
+    chunk += exportText.row(format, entry, rows++);
     if (chunk.length >= 64 * 1024) {
       await write(out, chunk);
       chunk = "";
     }
   }
-  chunk += format === "json" ? (rows === 0 ? "]\n" : "\n]\n") : "";
+  chunk += exportText.tail(format, rows);
   await write(out, chunk);
   if (values.out) {
     out.end();

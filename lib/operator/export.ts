@@ -12,9 +12,18 @@ import { ENTRY_COLUMNS, type OperatorRecord } from "./queries";
 
 export type ExportFormat = "csv" | "json";
 
-function jsonRecord(entry: OperatorRecord): string {
-  return JSON.stringify(Object.fromEntries(ENTRY_COLUMNS.map((column) => [column, entry[column]])));
-}
+/**
+ * The export format, written once for the console's download and `npm run waitlist -- export`:
+ * what opens it, each row (`index` counts from 0), and what closes it after `rows` rows.
+ */
+export const exportText = {
+  head: (format: ExportFormat) => (format === "csv" ? csvRecord([...ENTRY_COLUMNS]) : "["),
+  row: (format: ExportFormat, entry: OperatorRecord, index: number) =>
+    format === "csv"
+      ? csvRecord(ENTRY_COLUMNS.map((column) => entry[column]))
+      : `${index === 0 ? "" : ","}\n${JSON.stringify(Object.fromEntries(ENTRY_COLUMNS.map((column) => [column, entry[column]])))}`,
+  tail: (format: ExportFormat, rows: number) => (format === "json" ? (rows === 0 ? "]\n" : "\n]\n") : ""),
+};
 
 export function streamExport(database: Database, query: ListQuery, format: ExportFormat): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -26,19 +35,16 @@ export function streamExport(database: Database, query: ListQuery, format: Expor
       let text = "";
       if (!started) {
         started = true;
-        text = format === "csv" ? csvRecord([...ENTRY_COLUMNS]) : "[";
+        text = exportText.head(format);
       }
       const next = await batches.next();
       if (next.done) {
-        text += format === "json" ? (rows === 0 ? "]\n" : "\n]\n") : "";
+        text += exportText.tail(format, rows);
         if (text) controller.enqueue(encoder.encode(text));
         controller.close();
         return;
       }
-      for (const entry of next.value) {
-        text += format === "csv" ? csvRecord(ENTRY_COLUMNS.map((column) => entry[column])) : `${rows === 0 ? "" : ","}\n${jsonRecord(entry)}`;
-        rows += 1;
-      }
+      for (const entry of next.value) text += exportText.row(format, entry, rows++);
       controller.enqueue(encoder.encode(text));
     },
     async cancel() {
