@@ -28,7 +28,7 @@ export function PasskeyEnrolment({ mode }: { mode: "enrol" | "add" }) {
   const router = useRouter();
   // null while rendering on the server (which never sees the fragment).
   const token = useSyncExternalStore(noSubscription, () => (mode === "enrol" ? readEnrolmentToken() : null), () => null);
-  const [state, setState] = useState<{ busy: boolean; done?: boolean; problem?: string }>({ busy: false });
+  const [state, setState] = useState<{ busy: boolean; problem?: string }>({ busy: false });
 
   async function create() {
     setState({ busy: true });
@@ -39,7 +39,7 @@ export function PasskeyEnrolment({ mode }: { mode: "enrol" | "add" }) {
     }
     if (mode === "enrol") router.replace("/operator");
     else {
-      setState({ busy: false, done: true });
+      setState({ busy: false });
       router.refresh();
     }
   }

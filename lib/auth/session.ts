@@ -4,6 +4,7 @@
  */
 import "server-only";
 import { headers } from "next/headers";
+import { cache } from "react";
 import { redirect } from "next/navigation";
 import { getDatabase, type Database } from "../db";
 import type { Actor } from "../operator/audit";
@@ -36,9 +37,15 @@ export async function operatorOf(requestHeaders: Headers, auth: Auth = getAuth()
   return { id: user.id, email: user.email, name: user.name, sessionId: session.id, actor: { email: user.email, operatorId: user.id } };
 }
 
+/**
+ * The operator of the page being rendered, looked up once per request however many server
+ * components ask (the console's layout and its page both do).
+ */
+export const currentOperator = cache(async (): Promise<SignedInOperator | null> => operatorOf(await headers()));
+
 /** For a console page: the signed-in operator, or off to the sign-in page (which shows no data). */
 export async function requireOperator(): Promise<SignedInOperator> {
-  const operator = await operatorOf(await headers());
+  const operator = await currentOperator();
   if (!operator) redirect(SIGN_IN_PATH);
   return operator;
 }

@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { headers } from "next/headers";
 import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-frame";
 import { EmailLinkRequest } from "@/components/operator/email-link-request";
 import { PasskeySignIn } from "@/components/operator/passkey-sign-in";
-import { operatorOf } from "@/lib/auth/session";
+import { currentOperator } from "@/lib/auth/session";
 import { parseEnv } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -19,7 +18,7 @@ const LINK_PROBLEMS: Record<string, string> = {
 type Props = { searchParams: Promise<{ error?: string | string[] }> };
 
 export default async function SignInPage({ searchParams }: Props) {
-  if (await operatorOf(await headers())) redirect("/operator");
+  if (await currentOperator()) redirect("/operator");
   const { error } = await searchParams;
   const env = parseEnv();
   const canEmail = Boolean(env.SMTP_URL && env.MAIL_FROM);
