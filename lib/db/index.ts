@@ -18,6 +18,7 @@ import { databaseSettings, type DatabaseSettings } from "../env";
 import { PrismaClient } from "../generated/prisma/client";
 import { forgetSingleton, singleton } from "../singleton";
 import { betterSqlite3InWorker, type WorkerConnectionOptions } from "./worker-connection";
+import { temporaryKind } from "./errors";
 
 export { Prisma } from "../generated/prisma/client";
 export { DatabaseUnavailable, isTemporary, temporaryKind, type TemporaryKind } from "./errors";
@@ -113,4 +114,23 @@ export async function closeDatabase(): Promise<void> {
  */
 export async function enableWal(database: Database): Promise<void> {
   await database.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+}
+
+/**
+ * Runs a write transaction again while another connection holds the write lock, for up to
+ * BUSY_TIMEOUT_MS: what SQLite's busy timeout does for a single statement, for a whole
+ * interactive transaction, whose first write can meet the lock (libSQL's embedded engine
+ * has no busy timeout at all). Only "busy" is tried again; any other failure is thrown.
+ * For operators' actions, which are rare and small; the sign-up path has its own bounds.
+ */
+export async function whileBusy<T>(transaction: () => Promise<T>, waitMs = BUSY_TIMEOUT_MS): Promise<T> {
+  const giveUpAt = Date.now() + waitMs;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (temporaryKind(error) !== "database_busy" || Date.now() >= giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200, 10 * attempt) + Math.random() * 20));
+    }
+  }
 }

@@ -17,6 +17,10 @@ export const AUDITED_ACTIONS = {
   export: "Downloaded the list",
   entry_removed: "Removed an entry",
   redelivered: "Resent a delivery",
+  follow_up_changed: "Changed the follow-up",
+  follow_up_noted: "Added a note",
+  follow_up_assigned: "Assigned an entry",
+  invitation_edited: "Edited the invitation email",
 } as const;
 
 export type AuditedAction = keyof typeof AUDITED_ACTIONS;

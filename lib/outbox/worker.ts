@@ -26,8 +26,12 @@ import { errorFields, log } from "../log";
 export const DELIVERY_KINDS = ["webhook", "email"] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
-/** A claimed row: what a channel needs to attempt it. */
-export type Delivery = { id: string; kind: DeliveryKind; entryId: number; attempt: number };
+/**
+ * A claimed row: what a channel needs to attempt it. `event` says what it is about ("created"
+ * for a sign-up's own deliveries; others named by whoever wrote the row) and `payload` carries
+ * that event's facts as the writer fixed them (JSON, or null).
+ */
+export type Delivery = { id: string; kind: DeliveryKind; entryId: number; attempt: number; event: string; payload: string | null };
 
 /**
  * `retry: false`: the receiver's answer will not change (a 4xx other than 408 and 429),
@@ -71,7 +75,7 @@ export type DeliveryWorkerOptions = {
   now?: () => number;
 };
 
-type Claimed = { id: string; kind: DeliveryKind; entry_id: bigint | number; attempts: bigint | number };
+type Claimed = { id: string; kind: DeliveryKind; entry_id: bigint | number; attempts: bigint | number; event: string; payload: string | null };
 
 /** Delivered rows are kept a week (the entry stays in waitlist_entries), then deleted. */
 const KEEP_DELIVERED_MS = 7 * 24 * 60 * 60 * 1000;
@@ -286,8 +290,8 @@ export class DeliveryWorker {
     const rows = await this.database().$queryRaw<Claimed[]>`
       UPDATE outbox SET lease_owner = ${this.options.owner}, lease_expires_at = ${leaseUntil}, attempts = attempts + 1
       WHERE id IN (${claimable})
-      RETURNING id, kind, entry_id, attempts`;
-    return rows.map((row) => ({ id: row.id, kind: row.kind, entryId: Number(row.entry_id), attempt: Number(row.attempts) }));
+      RETURNING id, kind, entry_id, attempts, event, payload`;
+    return rows.map((row) => ({ id: row.id, kind: row.kind, entryId: Number(row.entry_id), attempt: Number(row.attempts), event: row.event, payload: row.payload }));
   }
 
   /** Delivered rows in one statement; the rest (rare) one by one. Only rows this worker still holds. */

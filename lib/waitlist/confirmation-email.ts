@@ -35,6 +35,35 @@ export function escapeHtml(value: string): string {
 
 const signedUpAt = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
 
+/**
+ * The site's email look around a message: the brand bar, a heading, the body (HTML the caller
+ * has escaped), a button to `link` with the link written out below it, a small footnote.
+ */
+export function emailHtml(parts: { title: string; heading: string; body: string; link: string; linkLabel: string; footnote: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(parts.title)}</title></head>
+<body style="margin:0;padding:0;background:#f1f5f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#0b1220">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px">
+<tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
+<tr><td style="background:#0b1220;padding:20px 28px;font-size:20px;font-weight:800;color:#ffffff">Field<span style="color:#fb923c">Crew</span></td></tr>
+<tr><td style="padding:28px">
+<h1 style="margin:0 0 12px;font-size:22px;line-height:1.3">${escapeHtml(parts.heading)}</h1>
+${parts.body}
+<p style="margin:0 0 24px"><a href="${escapeHtml(parts.link)}" style="display:inline-block;background:#fb923c;color:#0b1220;font-weight:700;text-decoration:none;padding:12px 22px;border-radius:8px">${escapeHtml(parts.linkLabel)}</a></p>
+<p style="margin:0 0 24px;font-size:13px;line-height:1.6;color:#64748b;word-break:break-all">${escapeHtml(parts.link)}</p>
+<p style="margin:0;font-size:13px;line-height:1.6;color:#64748b">${escapeHtml(parts.footnote)}</p>
+</td></tr>
+<tr><td style="padding:16px 28px;background:#fff7ed;font-size:13px;color:#9a3412">The ${SITE.name} team · ${SITE.contactEmail}</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+}
+
 /** What the email says about an entry; `link` is its page. */
 export function confirmationEmail(entry: WaitlistEntry, link: string): ConfirmationEmail {
   const registered: [label: string, value: string][] = [...shownFields(signupOf(entry), "inEmail"), ["Signed up", `${signedUpAt.format(entry.createdAt)} UTC`]];
@@ -63,31 +92,17 @@ export function confirmationEmail(entry: WaitlistEntry, link: string): Confirmat
   const row = ([label, value]: [string, string]) =>
     `<tr><td style="padding:6px 16px 6px 0;color:#64748b;white-space:nowrap;vertical-align:top">${escapeHtml(label)}</td>` +
     `<td style="padding:6px 0;color:#0b1220;font-weight:600">${escapeHtml(value)}</td></tr>`;
-  const html = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(CONFIRMATION_SUBJECT)}</title></head>
-<body style="margin:0;padding:0;background:#f1f5f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#0b1220">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px">
-<tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
-<tr><td style="background:#0b1220;padding:20px 28px;font-size:20px;font-weight:800;color:#ffffff">Field<span style="color:#fb923c">Crew</span></td></tr>
-<tr><td style="padding:28px">
-<h1 style="margin:0 0 12px;font-size:22px;line-height:1.3">You're on the list!</h1>
-<p style="margin:0 0 20px;font-size:16px;line-height:1.6;color:#334155">${escapeHtml(promise)}</p>
+  const html = emailHtml({
+    title: CONFIRMATION_SUBJECT,
+    heading: "You're on the list!",
+    body: `<p style="margin:0 0 20px;font-size:16px;line-height:1.6;color:#334155">${escapeHtml(promise)}</p>
 <p style="margin:0 0 8px;font-size:14px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:#9a3412">What you registered</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 24px;font-size:15px">${registered.map(row).join("")}</table>
-<p style="margin:0 0 16px;font-size:15px;line-height:1.6;color:#334155">${escapeHtml(linkLine)}</p>
-<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#fb923c;color:#0b1220;font-weight:700;text-decoration:none;padding:12px 22px;border-radius:8px">Open my waitlist entry</a></p>
-<p style="margin:0 0 24px;font-size:13px;line-height:1.6;color:#64748b;word-break:break-all">${escapeHtml(link)}</p>
-<p style="margin:0;font-size:13px;line-height:1.6;color:#64748b">${escapeHtml(ignore)}</p>
-</td></tr>
-<tr><td style="padding:16px 28px;background:#fff7ed;font-size:13px;color:#9a3412">The ${SITE.name} team · ${SITE.contactEmail}</td></tr>
-</table>
-</td></tr>
-</table>
-</body>
-</html>
-`;
+<p style="margin:0 0 16px;font-size:15px;line-height:1.6;color:#334155">${escapeHtml(linkLine)}</p>`,
+    link,
+    linkLabel: "Open my waitlist entry",
+    footnote: ignore,
+  });
   return { subject: CONFIRMATION_SUBJECT, text, html, link };
 }
 
@@ -118,14 +133,28 @@ export function smtpServerOf(smtpUrl: string) {
   };
 }
 
-/** The outbox channel for kind "email": one confirmation through SMTP_URL. */
-export function confirmationEmailChannel(options: MailOptions): Channel {
+/**
+ * Which message a delivery of kind "email" is: the confirmation for "created", others
+ * (the invitation, lib/follow-up/invitation.ts) by their event. `link`: the entry's page.
+ */
+export type ComposeEmail = (delivery: Delivery, entry: WaitlistEntry, link: string) => { subject: string; text: string; html: string };
+
+const composeConfirmation: ComposeEmail = (_delivery, entry, link) => confirmationEmail(entry, link);
+
+/** The outbox channel for kind "email": one message through SMTP_URL, composed by `compose` (the confirmation unless told). */
+export function confirmationEmailChannel(options: MailOptions, compose: ComposeEmail = composeConfirmation): Channel {
   const transport = createTransport({ ...smtpServerOf(options.smtpUrl), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   const messageHost = new URL(options.siteUrl).hostname;
 
   return async function sendConfirmation(delivery: Delivery, entry: WaitlistEntry, deadline: AbortSignal): Promise<Attempted> {
     if (!entry.publicId) return { delivered: false, retry: false, problem: "entry has no public id" };
-    const email = confirmationEmail(entry, entryUrl(options.siteUrl, entryToken(options.secret, entry.publicId)));
+    let email: ReturnType<ComposeEmail>;
+    try {
+      email = compose(delivery, entry, entryUrl(options.siteUrl, entryToken(options.secret, entry.publicId)));
+    } catch (error) {
+      // A row whose stored facts cannot make a message will not make one on a later attempt either.
+      return { delivered: false, retry: false, problem: `not composed: ${error instanceof Error ? error.message : String(error)}` };
+    }
     try {
       await transport.sendMail({
         from: options.from,

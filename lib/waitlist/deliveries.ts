@@ -12,7 +12,8 @@ import { parseEnv, type Env } from "../env";
 import { DeliveryWorker, type Channel, type DeliveryKind } from "../outbox/worker";
 import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";
-import { confirmationEmailChannel } from "./confirmation-email";
+import { renderInvitation, type InvitationTemplate } from "../follow-up/invitation";
+import { confirmationEmail, confirmationEmailChannel, type ComposeEmail } from "./confirmation-email";
 import { webhookChannel } from "./webhook";
 
 /** The name leases and logs carry: INSTANCE_ID, or the host name and process id. */
@@ -20,13 +21,26 @@ export function instanceName(env: Env): string {
   return env.INSTANCE_ID ?? `${hostname()}-${process.pid}`;
 }
 
+/** The email a delivery of kind "email" is: an invitation carries its template; the rest are confirmations. */
+const composeEmail: ComposeEmail = (delivery, entry, link) =>
+  delivery.event === "invitation" ? renderInvitation(JSON.parse(delivery.payload ?? "null") as InvitationTemplate, entry, link) : confirmationEmail(entry, link);
+
+/** The kinds of delivery the environment configures: what is owed about an entry (a sign-up, a follow-up change). */
+export function configuredKinds(env: Env): DeliveryKind[] {
+  const kinds: DeliveryKind[] = [];
+  if (env.WAITLIST_WEBHOOK_URL && env.WAITLIST_WEBHOOK_SECRET) kinds.push("webhook");
+  if (env.SMTP_URL && env.MAIL_FROM) kinds.push("email");
+  return kinds;
+}
+
 export function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
   const channels: Partial<Record<DeliveryKind, Channel>> = {};
-  if (env.WAITLIST_WEBHOOK_URL && env.WAITLIST_WEBHOOK_SECRET) {
-    channels.webhook = webhookChannel({ url: env.WAITLIST_WEBHOOK_URL, secret: env.WAITLIST_WEBHOOK_SECRET });
+  const kinds = configuredKinds(env);
+  if (kinds.includes("webhook")) {
+    channels.webhook = webhookChannel({ url: env.WAITLIST_WEBHOOK_URL!, secret: env.WAITLIST_WEBHOOK_SECRET! });
   }
-  if (env.SMTP_URL && env.MAIL_FROM) {
-    channels.email = confirmationEmailChannel({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, secret: siteSecret(), siteUrl: env.SITE_URL });
+  if (kinds.includes("email")) {
+    channels.email = confirmationEmailChannel({ smtpUrl: env.SMTP_URL!, from: env.MAIL_FROM!, secret: siteSecret(), siteUrl: env.SITE_URL }, composeEmail);
   }
   return new DeliveryWorker({
     channels,

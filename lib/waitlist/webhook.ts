@@ -13,6 +13,13 @@ import type { Attempted, Channel, Delivery } from "../outbox/worker";
 import { entryRecord } from "./store";
 
 export const SIGNUP_EVENT = "waitlist_entry.created";
+/** An operator changed the entry's follow-up state (lib/follow-up/changes.ts). */
+export const STATUS_CHANGED_EVENT = "waitlist.entry.status_changed";
+/** The entry passed its 48-hour deadline uncontacted (lib/follow-up/overdue.ts); sent once. */
+export const OVERDUE_EVENT = "waitlist.entry.overdue";
+
+/** The outbox's event names (outbox.event) and the webhook types they are sent as. */
+const WEBHOOK_TYPES: Record<string, string> = { created: SIGNUP_EVENT, status_changed: STATUS_CHANGED_EVENT, overdue: OVERDUE_EVENT };
 
 export type WebhookOptions = {
   url: string;
@@ -25,13 +32,20 @@ export type WebhookOptions = {
 };
 
 /**
- * The body is built from the stored entry, so it is the same on every attempt:
- * `type`, `timestamp` (when the sign-up was stored) and `data` (the entry as the
- * operator tool exports it), the payload shape Standard Webhooks recommends.
+ * The body is built from the stored entry and the row's own facts, so it is the same on
+ * every attempt: `type`, `timestamp` and `data`, the payload shape Standard Webhooks
+ * recommends. For a sign-up, `timestamp` is when it was stored and `data` the entry as the
+ * operator tool exports it. For a follow-up event, `timestamp` is when it happened and `data`
+ * the entry with `follow_up`: the facts fixed when the event was written (the old and new
+ * state and who changed it; or the deadline that passed). Operators' notes are never sent.
  */
-export function webhookBody(entry: WaitlistEntry): string {
+export function webhookBody(delivery: Pick<Delivery, "event" | "payload">, entry: WaitlistEntry): string {
+  const type = WEBHOOK_TYPES[delivery.event];
+  if (!type) throw new Error(`no webhook for event ${delivery.event}`);
   const data = entryRecord(entry);
-  return JSON.stringify({ type: SIGNUP_EVENT, timestamp: entry.createdAt.toISOString(), data });
+  if (delivery.event === "created") return JSON.stringify({ type, timestamp: entry.createdAt.toISOString(), data });
+  const followUp = JSON.parse(delivery.payload ?? "{}") as { at: string };
+  return JSON.stringify({ type, timestamp: followUp.at, data: { ...data, follow_up: followUp } });
 }
 
 /** Worth another try: the receiver was unreachable, too slow, overloaded or broken. */
@@ -46,7 +60,12 @@ export function webhookChannel(options: WebhookOptions): Channel {
   const now = options.now ?? Date.now;
 
   return async function deliverWebhook(delivery: Delivery, entry: WaitlistEntry, deadline: AbortSignal): Promise<Attempted> {
-    const body = webhookBody(entry);
+    let body: string;
+    try {
+      body = webhookBody(delivery, entry);
+    } catch (error) {
+      return { delivered: false, retry: false, problem: error instanceof Error ? error.message : String(error) };
+    }
     const sentAt = new Date(now());
     // Its own timeout, or the attempt's deadline (half the lease) if that comes first. A controller
     // of its own with a timer cleared at the end, not AbortSignal.timeout()/any(), which Node 20 keeps alive.

@@ -36,6 +36,8 @@ export function setUpTestDatabase(): { file: string; url: string } {
     const database = getDatabase();
     await database.$transaction([
       database.outboxMessage.deleteMany(),
+      database.followUpEvent.deleteMany(),
+      database.emailTemplate.deleteMany(),
       database.waitlistEntry.deleteMany(),
       database.rateLimitWindow.deleteMany(),
       database.confirmationRecipient.deleteMany(),

@@ -1,0 +1,50 @@
+/**
+ * waitlist.entry.overdue: raised once for each entry that passes its 48-hour deadline
+ * still awaiting contact. Every instance sweeps each minute (server.ts); one statement
+ * marks the entries (overdue_at) and the same transaction writes their webhooks, so two
+ * instances sweeping at once cannot both raise one: SQLite runs their transactions one
+ * after the other, and the second finds the entries marked. The mark is kept with or
+ * without a webhook configured, so configuring one later does not announce old deadlines.
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { whileBusy, type Database } from "../db";
+import type { DeliveryKind } from "../outbox/worker";
+import { insertOutboxRows } from "./changes";
+import { deadlineOf, RESPONSE_MS } from "./states";
+
+/** Entries marked per transaction: a backlog is worked through a batch at a time. */
+const BATCH = 500;
+
+/** The facts a waitlist.entry.overdue webhook carries. */
+export type OverduePayload = { at: string; deadline: string; state: "awaiting" };
+
+/** Marks the entries whose deadline has passed uncontacted, owes their webhooks; returns how many. */
+export async function raiseOverdue(database: Database, options: { deliveries: readonly DeliveryKind[]; now?: Date }): Promise<number> {
+  const now = options.now ?? new Date();
+  const cutoff = new Date(now.getTime() - RESPONSE_MS);
+  let raised = 0;
+  for (;;) {
+    const count = await whileBusy(() => database.$transaction(async (tx) => {
+      // The partial index waitlist_entries_overdue_watch_idx holds exactly these rows.
+      const marked = await tx.$queryRaw<{ id: bigint | number; created_at: Date }[]>`
+        UPDATE waitlist_entries SET overdue_at = ${now}
+        WHERE id IN (
+          SELECT id FROM waitlist_entries
+          WHERE follow_up_state = 'awaiting' AND overdue_at IS NULL AND created_at <= ${cutoff}
+          ORDER BY created_at LIMIT ${BATCH})
+        RETURNING id, created_at`;
+      if (marked.length > 0 && options.deliveries.includes("webhook")) {
+        const rows = marked.map((row) => {
+          const deadline = deadlineOf(new Date(row.created_at)).toISOString();
+          const payload: OverduePayload = { at: deadline, deadline, state: "awaiting" };
+          return [randomUUID(), "webhook", Number(row.id), "overdue", JSON.stringify(payload), null];
+        });
+        await insertOutboxRows(tx, rows, now);
+      }
+      return marked.length;
+    }));
+    raised += count;
+    if (count < BATCH) return raised;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The queue: entries awaiting first contact, the oldest deadline first (sign-up
+ * time plus 48 hours, so sign-up order), with filters by assignee, business type
+ * and size, keyset pages, and how many are overdue or due within 6 hours. Built
+ * for a million entries (bench/operator.ts): a page walks the index on
+ * (follow_up_state, created_at), or (assigned_to, follow_up_state, created_at),
+ * from its cursor; the counts stop at COUNT_CAP.
+ */
+import "server-only";
+import { z } from "zod";
+import { Prisma, type Database } from "../db";
+import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../waitlist/options";
+import { timestamp } from "../waitlist/store";
+import { DUE_SOON_MS, RESPONSE_MS } from "./states";
+
+export const QUEUE_PAGE_SIZE = 50;
+/** Counts above this are shown as "10,000+": counting further would read every waiting row. */
+export const COUNT_CAP = 10_000;
+/** The assignee filter's two words besides an operator's id. */
+export const ANYONE = "";
+export const NOBODY = "none";
+
+const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+export const queueQuerySchema = z.object({
+  type: z.preprocess(blankAsUndefined, z.enum(BUSINESS_TYPE_VALUES).optional()),
+  size: z.preprocess(blankAsUndefined, z.enum(COMPANY_SIZE_VALUES).optional()),
+  /** An operator's id, "none" (unassigned) or "me" (resolved by the page to the signed-in operator). */
+  assignee: z.preprocess(blankAsUndefined, z.string().max(64).regex(/^[\w-]+$/).optional()),
+  /** After this row: "<created_at>_<id>" of the last row shown. */
+  after: z.preprocess(blankAsUndefined, z.string().max(80).regex(/^[0-9T:.+\-Z ]+_\d+$/).optional()),
+});
+
+export type QueueQuery = z.infer<typeof queueQuerySchema>;
+
+/** Reads the page's query; what is invalid is dropped (and said), the rest kept. */
+export function parseQueueQuery(params: Record<string, string | string[] | undefined>): { query: QueueQuery; problems: string[] } {
+  const raw = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]).filter(([key]) => key! in queueQuerySchema.shape));
+  const parsed = queueQuerySchema.safeParse(raw);
+  if (parsed.success) return { query: parsed.data, problems: [] };
+  const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+  const kept = queueQuerySchema.parse(Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key!))));
+  return { query: kept, problems: parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`) };
+}
+
+export type QueueRow = {
+  id: number;
+  createdAt: Date;
+  contactName: string;
+  companyName: string;
+  businessType: string;
+  companySize: string;
+  assignedTo: string | null;
+};
+
+export type QueuePage = {
+  rows: QueueRow[];
+  /** The cursor of the next page, if there is one. */
+  next: string | null;
+  /** Of the entries these filters match: overdue, due within 6 hours, and all awaiting (each at most COUNT_CAP). */
+  counts: { overdue: number; dueSoon: number; awaiting: number };
+};
+
+function conditions(query: QueueQuery): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [Prisma.sql`follow_up_state = 'awaiting'`];
+  if (query.assignee === NOBODY) where.push(Prisma.sql`assigned_to IS NULL`);
+  else if (query.assignee) where.push(Prisma.sql`assigned_to = ${query.assignee}`);
+  if (query.type) where.push(Prisma.sql`business_type = ${query.type}`);
+  if (query.size) where.push(Prisma.sql`company_size = ${query.size}`);
+  return where;
+}
+
+const and = (parts: Prisma.Sql[]) => Prisma.join(parts, " AND ");
+
+async function cappedCount(database: Database, where: Prisma.Sql[]): Promise<number> {
+  const [row] = await database.$queryRaw<{ n: bigint | number }[]>`SELECT count(*) AS n FROM (SELECT 1 FROM waitlist_entries WHERE ${and(where)} LIMIT ${COUNT_CAP})`;
+  return Number(row?.n ?? 0);
+}
+
+/** One page of the queue (`query.assignee` already resolved from "me"). */
+export async function queuePage(database: Database, query: QueueQuery, now = new Date(), limit = QUEUE_PAGE_SIZE): Promise<QueuePage> {
+  const where = conditions(query);
+  const page = [...where];
+  if (query.after) {
+    const at = query.after.lastIndexOf("_");
+    page.push(Prisma.sql`(created_at, id) > (${query.after.slice(0, at)}, ${Number(query.after.slice(at + 1))})`);
+  }
+  // Overdue: signed up 48 hours ago or more. Due soon: between 48 and 42 hours ago.
+  const overdueBefore = timestamp(new Date(now.getTime() - RESPONSE_MS));
+  const dueSoonBefore = timestamp(new Date(now.getTime() - RESPONSE_MS + DUE_SOON_MS));
+  const [rows, overdue, dueSoon, awaiting] = await Promise.all([
+    database.$queryRaw<{ id: bigint | number; created_at: Date; contact_name: string; company_name: string; business_type: string; company_size: string; assigned_to: string | null }[]>`
+      SELECT id, created_at, contact_name, company_name, business_type, company_size, assigned_to
+      FROM waitlist_entries WHERE ${and(page)}
+      ORDER BY created_at, id LIMIT ${limit + 1}`,
+    cappedCount(database, [...where, Prisma.sql`created_at <= ${overdueBefore}`]),
+    cappedCount(database, [...where, Prisma.sql`created_at > ${overdueBefore}`, Prisma.sql`created_at <= ${dueSoonBefore}`]),
+    cappedCount(database, where),
+  ]);
+  const shown = rows.slice(0, limit).map((row) => ({
+    id: Number(row.id),
+    createdAt: new Date(row.created_at),
+    contactName: row.contact_name,
+    companyName: row.company_name,
+    businessType: row.business_type,
+    companySize: row.company_size,
+    assignedTo: row.assigned_to,
+  }));
+  const last = shown.at(-1);
+  return { rows: shown, next: rows.length > limit && last ? `${timestamp(last.createdAt)}_${last.id}` : null, counts: { overdue, dueSoon, awaiting } };
+}
