@@ -30,7 +30,8 @@ import { parseEnv } from "./lib/env";
 import { markShuttingDown } from "./lib/health";
 import { REQUEST_ID_HEADER, retryLater } from "./lib/http";
 import { errorFields, log } from "./lib/log";
-import { deliveriesAtStart, getDeliveryWorker } from "./lib/waitlist/deliveries";
+import { configuredKinds, deliveriesAtStart, getDeliveryWorker } from "./lib/waitlist/deliveries";
+import { startOverdueWatch } from "./lib/follow-up/overdue-watch";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
 import { consolePageHeaders, isConsolePath, securityHeaders, visitorPageHeaders } from "./lib/security/headers";
 import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";
@@ -163,6 +164,7 @@ const server = createServer(serve);
 server.requestTimeout = 30_000;
 
 const deliveries = getDeliveryWorker();
+let stopOverdueWatch = () => {};
 
 server.listen(port, hostname, () => {
   log.info(
@@ -172,6 +174,7 @@ server.listen(port, hostname, () => {
   for (const line of deliveriesAtStart(env)) log.info(line);
   // Picks up whatever is due, including deliveries left by an earlier run or another instance.
   deliveries.start();
+  stopOverdueWatch = startOverdueWatch({ deliveries: configuredKinds(env), deliverSoon: () => deliveries.deliverSoon() });
 });
 
 /** How long requests in flight, then deliveries in flight, get to finish. */
@@ -199,6 +202,7 @@ async function shutDown(signal: string): Promise<void> {
   // A request in flight is answered only after its sign-up's batch has committed.
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, REQUESTS_GRACE_MS).unref())]);
   server.closeAllConnections();
+  stopOverdueWatch();
   // Each step goes on to the next if it fails (the database may be what is broken).
   await deliveries.stop(DELIVERIES_GRACE_MS).catch((error: unknown) => log.error({ fault: "delivery_worker", ...errorFields(error) }, "handing back deliveries failed"));
   await closeDatabase().catch((error: unknown) => log.error({ fault: "database_unavailable", ...errorFields(error) }, "closing the database failed"));

@@ -31,6 +31,7 @@ export type FaultKind =
   | "delivery_worker"
   | "refusal_not_counted"
   | "sign_in_mail_failed"
+  | "overdue_watch"
   | "shutdown_deadline";
 
 type Sink = (line: string) => void;

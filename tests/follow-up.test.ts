@@ -18,6 +18,7 @@ import { raiseOverdue } from "@/lib/follow-up/overdue";
 import { queuePage } from "@/lib/follow-up/queue";
 import { timeLeftText, urgencyOf } from "@/lib/follow-up/states";
 import type { Actor } from "@/lib/operator/audit";
+import { removeOperator } from "@/lib/operator/operators";
 import { DeliveryWorker } from "@/lib/outbox/worker";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
@@ -124,6 +125,8 @@ describe("changing the follow-up", () => {
       ["assigned", "ana@fieldcrew.app"],
     ]);
     await expect(assignEntries(db, [id], "no-such-operator", bo)).rejects.toThrow(/no such operator/);
+    expect(await removeOperator(db, "ana@fieldcrew.app", bo)).toBe(true);
+    expect((await entry(id)).assignedTo).toBeNull();
   });
 });
 

@@ -516,3 +516,36 @@ describe("npm run waitlist: bad arguments", () => {
     expect(run.stderr).toContain("npm run db:migrate");
   });
 });
+
+describe("npm run waitlist: the follow-up queue", () => {
+  it("lists who is due or overdue, oldest deadline first, and contact marks one as the shell's operator", async () => {
+    await seed({ contact_name: "Fresh Fay" }, { contact_name: "Late Lee", daysAgo: 3 }, { contact_name: "Soon Sam", daysAgo: 1.9 });
+    const queue = waitlist(["queue"]);
+    expect(queue.status).toBe(0);
+    expect(queue.stdout).toContain("1 overdue · 1 due within 6 hours · 3 awaiting contact");
+    expect(queue.stdout.indexOf("Late Lee")).toBeLessThan(queue.stdout.indexOf("Soon Sam"));
+    expect(queue.stdout).not.toContain("Fresh Fay");
+    expect(queue.stdout).toMatch(/\d+ h \d+ min overdue/);
+    expect(waitlist(["queue", "--all"]).stdout).toContain("Fresh Fay");
+
+    const [late] = await getDatabase().waitlistEntry.findMany({ where: { contactName: "Late Lee" } });
+    const contact = waitlist(["contact", String(late!.id), "--note", "Called, booked a demo"]);
+    expect(contact.stdout).toContain(`Entry ${late!.id} is marked contacted, with your note.`);
+    expect(contact.status).toBe(0);
+    const stored = await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: late!.id } });
+    expect(stored.followUpState).toBe("contacted");
+    expect(stored.stateChangedBy).toMatch(/^shell \(/);
+    const audit = await getDatabase().operatorAction.findMany({ where: { entryId: late!.id } });
+    expect(audit).toMatchObject([{ action: "follow_up_changed", actor: expect.stringMatching(/^shell \(/) }]);
+    expect(await getDatabase().followUpEvent.findMany({ where: { entryId: late!.id } })).toMatchObject([{ note: "Called, booked a demo" }]);
+    expect(waitlist(["queue"]).stdout).toContain("0 overdue");
+
+    // Again: already contacted; an unknown id and a bad one are refused clearly.
+    expect(waitlist(["contact", String(late!.id)]).stdout).toContain("was already contacted");
+    const missing = waitlist(["contact", "987654"]);
+    expect([missing.status, missing.stderr]).toEqual([1, "There is no entry 987654. Nothing changed.\n"]);
+    const bad = waitlist(["contact", "abc"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("contact needs one entry ID");
+  });
+});

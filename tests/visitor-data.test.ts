@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import * as route from "@/app/(site)/waitlist/entry/[token]/data/route";
 import { getDatabase } from "@/lib/db";
+import { changeFollowUp } from "@/lib/follow-up/changes";
 import { entryToken } from "@/lib/waitlist/entry-link";
 import { SIGNUP_FIELD_NAMES } from "@/lib/waitlist/fields";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
@@ -41,7 +42,7 @@ describe("download my data", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
     const text = await response.text();
-    const data = JSON.parse(text) as { entry: Record<string, unknown>; notifications: Record<string, unknown>[] };
+    const data = JSON.parse(text) as { entry: Record<string, unknown>; notifications: Record<string, unknown>[]; follow_up: Record<string, unknown> };
 
     const stored = await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: entry.id }, include: { deliveries: { orderBy: { createdAt: "asc" } } } });
     expect(Object.keys(data.entry).slice(0, SIGNUP_FIELD_NAMES.length)).toEqual(SIGNUP_FIELD_NAMES);
@@ -61,6 +62,13 @@ describe("download my data", () => {
       email_confirmed_at: timestamp(stored.confirmedAt!),
       mailbox: stored.emailNormalized,
       duplicate_of_an_older_entry: false,
+    });
+    expect(data.follow_up).toEqual({
+      state: "awaiting",
+      where_you_stand: expect.stringContaining("We reach out within 48 hours"),
+      first_contacted_at: null,
+      invited_at: null,
+      changes: [],
     });
     expect(data.notifications).toHaveLength(2);
     const email = data.notifications.find((row) => String(row.what).includes("confirmation email"))!;
@@ -101,5 +109,27 @@ describe("download my data", () => {
     const response = await route.POST();
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET");
+  });
+});
+
+describe("Download my data, once the team follows up", () => {
+  it("holds the follow-up's states and dates and the invitation sent, never the team's notes or names", async () => {
+    const { entry, token } = await signedUp();
+    const operator = { email: "ana@fieldcrew.app", operatorId: null };
+    const contactedAt = new Date("2026-11-24T10:00:00Z");
+    await changeFollowUp(getDatabase(), [entry.id], { to: "contacted", note: "Private: budget is tight" }, operator, { deliveries: [], now: contactedAt });
+    await changeFollowUp(getDatabase(), [entry.id], { to: "invited" }, operator, { deliveries: ["email"], now: new Date("2026-11-25T10:00:00Z") });
+    const text = await (await download(token)).text();
+    const data = JSON.parse(text) as { follow_up: Record<string, unknown>; notifications: { what: string }[] };
+    expect(data.follow_up).toMatchObject({
+      state: "invited",
+      first_contacted_at: timestamp(contactedAt),
+      changes: [
+        { at: timestamp(contactedAt), became: "contacted" },
+        { at: "2026-11-25T10:00:00.000+00:00", became: "invited" },
+      ],
+    });
+    expect(data.notifications.map((n) => n.what)).toContain("your invitation email");
+    expect(text).not.toMatch(/Private|ana@fieldcrew/);
   });
 });

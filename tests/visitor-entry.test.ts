@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as route from "@/app/api/waitlist/entry/route";
+import { changeFollowUp } from "@/lib/follow-up/changes";
 import { getDatabase } from "@/lib/db";
 import { entryToken } from "@/lib/waitlist/entry-link";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
@@ -58,8 +59,25 @@ describe("the visitor's page", () => {
         ],
         signedUpAt: entry.createdAt,
         confirmedAt: null,
+        standing: { heading: "Our team will be in touch", text: expect.stringMatching(/^We reach out within 48 hours of every sign-up: by \d{1,2} \w+ \d{4} for yours\.$/) },
       },
     });
+  });
+
+  it("says where the visitor stands as the team follows up, in their words, never the team's notes", async () => {
+    const { entry, token } = await signedUp("standing@example.com");
+    const operator = { email: "ana@fieldcrew.app", operatorId: null };
+    const standing = async () => {
+      const page = await loadEntryPage(token);
+      return page.state === "found" ? page.entry.standing : undefined;
+    };
+    await changeFollowUp(getDatabase(), [entry.id], { to: "contacted", note: "Secret: wants a discount" }, operator, { deliveries: [], now: new Date("2026-11-24T15:00:00Z") });
+    expect(await standing()).toEqual({ heading: "We've been in touch", text: "We contacted you on 24 November 2026. If you missed us, reply to our email and we'll find a time that suits you." });
+    await changeFollowUp(getDatabase(), [entry.id], { to: "invited" }, operator, { deliveries: [], now: new Date("2026-11-26T09:00:00Z") });
+    const invited = await standing();
+    expect(invited?.heading).toBe("You're invited");
+    expect(invited?.text).toContain("on 26 November 2026");
+    expect(JSON.stringify(await loadEntryPage(token))).not.toMatch(/Secret|ana@fieldcrew/);
   });
 
   it.each([

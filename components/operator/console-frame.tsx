@@ -3,8 +3,10 @@ import { Logo } from "@/components/site/logo";
 import { buttonClasses } from "@/components/ui/button-styles";
 
 export const CONSOLE_LINKS = [
-  { href: "/operator", label: "Overview" },
+  { href: "/operator", label: "Queue" },
+  { href: "/operator/overview", label: "Overview" },
   { href: "/operator/entries", label: "Entries" },
+  { href: "/operator/invitation", label: "Invitation" },
   { href: "/operator/audit", label: "Audit log" },
   { href: "/operator/account", label: "Account" },
 ] as const;

@@ -6,7 +6,7 @@ const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-
 const label = "block text-sm font-medium text-slate-700";
 
 /** One filter as a labelled select whose first choice, "Any", leaves it out of the query. */
-function FilterSelect({ name, label: text, value, options }: { name: string; label: string; value?: string; options: readonly { value: string; label: string }[] }) {
+export function FilterSelect({ name, label: text, value, options }: { name: string; label: string; value?: string; options: readonly { value: string; label: string }[] }) {
   return (
     <div>
       <label htmlFor={name} className={label}>

@@ -4,7 +4,7 @@ import { MessagePage } from "@/components/site/message-page";
 import { PageIntro } from "@/components/site/page-intro";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { Icon } from "@/components/ui/icon";
-import { FIGURES, SITE } from "@/lib/content/site";
+import { SITE } from "@/lib/content/site";
 import { ENTRY_PAGE_PATH } from "@/lib/waitlist/entry-link";
 import type { EntryAction, EntryPage, EntryView } from "@/lib/waitlist/visitor-entry";
 
@@ -28,7 +28,7 @@ export function VisitorEntry({ page, token, done }: Props) {
       <PageIntro
         eyebrow="Your waitlist entry"
         title={`You're on the list, ${entry.contactName}`}
-        intro={`This is what ${SITE.name} has on file for you. Our team will reach out within ${FIGURES.responseHours} hours of your sign-up.`}
+        intro={`This is what ${SITE.name} has on file for you, and where you stand with our team.`}
       />
       <section aria-label="Your entry" className="bg-slate-50 py-12 sm:py-16">
         <div className="mx-auto max-w-2xl px-4 sm:px-6">
@@ -37,6 +37,14 @@ export function VisitorEntry({ page, token, done }: Props) {
               <Icon node={CircleCheck} className="mt-0.5 size-5 shrink-0" />
               Thanks, your email address is confirmed.
             </p>
+          )}
+          {entry.standing && (
+            <section aria-labelledby="standing" className="mb-6 rounded-xl border border-brand-200 bg-brand-50 p-5 sm:p-6">
+              <h2 id="standing" className="text-lg font-bold text-slate-900">
+                {entry.standing.heading}
+              </h2>
+              <p className="mt-1 text-slate-700">{entry.standing.text}</p>
+            </section>
           )}
           <EntryDetails entry={entry} />
           <div className="mt-8 space-y-6">

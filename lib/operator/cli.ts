@@ -20,6 +20,7 @@ import type { EntryRecord } from "../waitlist/store";
 import { recordAction, shellActor } from "./audit";
 import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
 import { auditCommand, operatorsCommand, OPERATOR_USAGE } from "./cli-console";
+import { contactCommand, FOLLOW_UP_USAGE, queueCommand } from "./cli-follow-up";
 import { exportText } from "./export";
 import { count, renderTable, terminalSafe, type Column } from "./format";
 import {
@@ -70,7 +71,7 @@ Commands:
   redeliver   Send failed deliveries again, with a fresh set of attempts
              --id ID            one delivery (its id from deliveries)
              --all-failed       every failed delivery
-${OPERATOR_USAGE}`;
+${FOLLOW_UP_USAGE}${OPERATOR_USAGE}`;
 
 export { UsageError, type CliIo } from "./cli-io";
 
@@ -415,6 +416,8 @@ const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Prom
   remove,
   deliveries,
   redeliver: redeliverCommand,
+  queue: queueCommand,
+  contact: contactCommand,
   operators: operatorsCommand,
   audit: auditCommand,
 };

@@ -17,6 +17,9 @@ import { recordAction } from "./audit";
 import { streamExport, type ExportFormat } from "./export";
 import { FILTER_KEYS, parseListQuery } from "./list";
 import { redeliver, removeById } from "./queries";
+import { addNote, assignEntries, AssignProblem, changeFollowUp, changeSchema, MAX_SELECTION, noteOnlySchema, type ChangeResult } from "../follow-up/changes";
+import { configuredKinds, getDeliveryWorker } from "../waitlist/deliveries";
+import { isTimeZone } from "./time-format";
 
 /** On every console answer that is not a page: never cached, never indexed. */
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" };
@@ -100,4 +103,78 @@ export const handleSignOut = consoleRoute(async (request, operator) => {
   const response = seeOther(SIGN_IN_PATH);
   for (const cookie of answer.headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
   return response;
+});
+
+const ENTRY_ID = /^[1-9]\d{0,15}$/;
+/** Where a follow-up form may send the operator back to: a console page, with a plain query. */
+const RETURN_PATH = /^\/operator(\/[\w\-/]*)?(\?[\w=&%.\-+:]*)?$/;
+
+function backTo(form: FormData, result: Record<string, string | number>): string {
+  const wanted = String(form.get("return") ?? "");
+  const url = new URL(RETURN_PATH.test(wanted) ? wanted : "/operator", "http://console");
+  for (const key of ["done", "changed", "already", "refused", "missing", "reason", "problem"]) url.searchParams.delete(key);
+  for (const [key, value] of Object.entries(result)) url.searchParams.set(key, String(value));
+  return `${url.pathname}${url.search}`;
+}
+
+/** What a change came to, counted for the page's message (a fixed sentence per outcome, never free text from the query). */
+function tally(to: string, results: ChangeResult[]): Record<string, string | number> {
+  const count = (outcome: ChangeResult["outcome"]) => results.filter((result) => result.outcome === outcome).length;
+  const refused = results.find((result) => result.outcome === "refused");
+  return {
+    done: to,
+    changed: count("changed"),
+    already: count("already"),
+    refused: count("refused"),
+    missing: count("missing"),
+    ...(refused && refused.outcome === "refused" ? { reason: refused.state } : {}),
+  };
+}
+
+/**
+ * POST /api/operator/follow-up (the queue's and an entry page's forms): `action` change
+ * (ids, to, closedReason, note), note (one id, note) or assign (ids, assignee: an operator's
+ * id, "me" or "none"). Answers with the page it came from, saying what happened.
+ */
+export const handleFollowUp = consoleRoute(async (request, operator) => {
+  const form = await request.formData();
+  const ids = form.getAll("id").map(String);
+  if (ids.length === 0) return seeOther(backTo(form, { problem: "none_selected" }));
+  if (ids.length > MAX_SELECTION || !ids.every((id) => ENTRY_ID.test(id))) return plainText(400, `Choose between 1 and ${MAX_SELECTION} entries by their numbers.`, PRIVATE);
+  const entryIds = ids.map(Number);
+  const database = getDatabase();
+  const action = form.get("action");
+  if (action === "change") {
+    const parsed = changeSchema.safeParse({ to: form.get("to"), closedReason: form.get("closedReason") || undefined, note: form.get("note") ?? undefined });
+    if (!parsed.success) return seeOther(backTo(form, { problem: parsed.error.issues[0]?.path[0] === "closedReason" ? "closed_reason" : "change" }));
+    const results = await changeFollowUp(database, entryIds, parsed.data, operator.actor, { deliveries: configuredKinds(parseEnv()) });
+    getDeliveryWorker().deliverSoon();
+    return seeOther(backTo(form, tally(parsed.data.to, results)));
+  }
+  if (action === "note") {
+    const parsed = noteOnlySchema.safeParse({ note: form.get("note") ?? undefined });
+    if (!parsed.success || entryIds.length !== 1) return seeOther(backTo(form, { problem: "note" }));
+    const added = await addNote(database, entryIds[0]!, parsed.data.note!, operator.actor);
+    return seeOther(backTo(form, added ? { done: "noted" } : { problem: "missing" }));
+  }
+  if (action === "assign") {
+    const wanted = String(form.get("assignee") ?? "");
+    const assignee = wanted === "me" ? operator.id : wanted === "none" ? null : wanted;
+    try {
+      const moved = await assignEntries(database, entryIds, assignee, operator.actor);
+      return seeOther(backTo(form, { done: "assigned", changed: moved }));
+    } catch (error) {
+      if (error instanceof AssignProblem) return seeOther(backTo(form, { problem: "assignee" }));
+      throw error;
+    }
+  }
+  return plainText(400, "Choose an action: change, note or assign.", PRIVATE);
+});
+
+/** POST /api/operator/time-zone (the account page): the zone the console shows times in, or "" for the browser's. */
+export const handleTimeZone = consoleRoute(async (request, operator) => {
+  const zone = String((await request.formData()).get("timeZone") ?? "");
+  if (zone !== "" && !isTimeZone(zone)) return seeOther("/operator/account?zone=invalid");
+  await getDatabase().operator.update({ where: { id: operator.id }, data: { timeZone: zone || null } });
+  return seeOther("/operator/account?zone=saved");
 });

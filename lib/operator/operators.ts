@@ -97,8 +97,10 @@ export async function listOperators(database: Database, now = new Date()): Promi
 export async function removeOperator(database: Database, input: string, actor: Actor, now = new Date()): Promise<boolean> {
   const email = operatorEmailOf(input);
   return database.$transaction(async (tx) => {
-    const { count } = await tx.operator.deleteMany({ where: { email } });
-    if (count === 0) return false;
+    const removed = await tx.$queryRaw<{ id: string }[]>`DELETE FROM operators WHERE email = ${email} RETURNING id`;
+    if (removed.length === 0) return false;
+    // Their queue goes back to everyone's (the timeline keeps that it was theirs).
+    await tx.waitlistEntry.updateMany({ where: { assignedTo: removed[0]!.id }, data: { assignedTo: null } });
     await recordAction(tx, { actor, action: "operator_removed", detail: { operator: email }, at: now });
     return true;
   });

@@ -252,9 +252,16 @@ export async function redeliver(database: Database, which: { id: string } | { al
   });
 }
 
+/** Where the team stands with an entry (lib/follow-up/). */
+export type FollowUpStatus = Pick<
+  WaitlistEntry,
+  "id" | "contactName" | "createdAt" | "followUpState" | "closedReason" | "stateChangedAt" | "stateChangedBy" | "firstContactedAt" | "invitedAt" | "assignedTo"
+>;
+
 export type EntryDetail = {
   entry: OperatorRecord;
-  deliveries: { id: string; kind: string; status: string; attempts: number; lastError: string | null; createdAt: Date; nextAttemptAt: Date; deliveredAt: Date | null }[];
+  followUp: FollowUpStatus;
+  deliveries: { id: string; kind: string; event: string; status: string; attempts: number; lastError: string | null; createdAt: Date; nextAttemptAt: Date; deliveredAt: Date | null }[];
 };
 
 /** One entry with everything owed about it (the console's entry page). */
@@ -264,10 +271,15 @@ export async function entryDetail(database: Database, id: number): Promise<Entry
     include: {
       deliveries: {
         orderBy: { createdAt: "asc" },
-        select: { id: true, kind: true, status: true, attempts: true, lastError: true, createdAt: true, nextAttemptAt: true, deliveredAt: true },
+        select: { id: true, kind: true, event: true, status: true, attempts: true, lastError: true, createdAt: true, nextAttemptAt: true, deliveredAt: true },
       },
     },
   });
   if (!entry) return undefined;
-  return { entry: operatorRecord(entry), deliveries: entry.deliveries };
+  const { id: _id, contactName, createdAt, followUpState, closedReason, stateChangedAt, stateChangedBy, firstContactedAt, invitedAt, assignedTo } = entry;
+  return {
+    entry: operatorRecord(entry),
+    followUp: { id, contactName, createdAt, followUpState, closedReason, stateChangedAt, stateChangedBy, firstContactedAt, invitedAt, assignedTo },
+    deliveries: entry.deliveries,
+  };
 }

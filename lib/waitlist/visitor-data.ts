@@ -7,19 +7,24 @@ import "server-only";
 import { getDatabase, type Database } from "../db";
 import { plainText, retryLater } from "../http";
 import { siteSecret } from "../security/secret";
+import { visitorStanding } from "../follow-up/visitor-standing";
 import { signupOf } from "./fields";
 import { timestamp } from "./store";
 import { entryByLink, type ByLink } from "./visitor-entry";
 
 /** What each kind of outbox row was, in words. */
 const NOTIFICATIONS: Record<string, string> = {
-  email: "the confirmation email to your address",
-  webhook: "a notice of your sign-up to FieldCrew's own systems",
+  "email:created": "the confirmation email to your address",
+  "email:invitation": "your invitation email",
+  "webhook:created": "a notice of your sign-up to FieldCrew's own systems",
+  "webhook:status_changed": "a notice to FieldCrew's own systems that our follow-up with you moved on",
+  "webhook:overdue": "a notice to FieldCrew's own systems that we had not reached you within 48 hours",
 };
 
 export const NOT_INCLUDED =
   "Left out: the key in your link and the id of the security question you answered (they would let someone else use them), " +
-  "and our internal ids. A keyed hash of your address may be kept after you leave, only so that we never email you again.";
+  "and our internal ids. Our team's own notes from talking with you are not in this file: write to hello@fieldcrew.app and we will send them. " +
+  "A keyed hash of your address may be kept after you leave, only so that we never email you again.";
 
 export type EntryDataResult = ByLink<Record<string, unknown>>;
 
@@ -29,7 +34,11 @@ export async function loadEntryData(token: string, database: () => Database = ge
     token,
     secret,
     (publicId) =>
-      database().waitlistEntry.findUnique({ where: { publicId }, include: { deliveries: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } } }),
+      database().waitlistEntry.findUnique({ where: { publicId }, include: {
+          deliveries: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+          followUpEvents: { where: { kind: "state" }, orderBy: [{ at: "asc" }, { id: "asc" }], select: { at: true, toState: true } },
+        },
+      }),
     "visitor's data download",
   );
   if (found.state !== "found") return found;
@@ -48,8 +57,16 @@ export async function loadEntryData(token: string, database: () => Database = ge
         mailbox: entry.emailNormalized,
         duplicate_of_an_older_entry: entry.duplicateOf !== null,
       },
+      // Where the team's follow-up stands, and when it moved (lib/follow-up/): states and dates only.
+      follow_up: {
+        state: entry.followUpState,
+        where_you_stand: visitorStanding(entry)?.text ?? null,
+        first_contacted_at: at(entry.firstContactedAt),
+        invited_at: at(entry.invitedAt),
+        changes: entry.followUpEvents.map((event) => ({ at: at(event.at), became: event.toState })),
+      },
       notifications: entry.deliveries.map((delivery) => ({
-        what: NOTIFICATIONS[delivery.kind] ?? delivery.kind,
+        what: NOTIFICATIONS[`${delivery.kind}:${delivery.event}`] ?? delivery.kind,
         status: delivery.status,
         queued_at: at(delivery.createdAt),
         delivered_at: at(delivery.deliveredAt),

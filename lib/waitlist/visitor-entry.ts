@@ -13,6 +13,7 @@ import { isFromOwnPage } from "../security/origin";
 import { siteSecret } from "../security/secret";
 import { ENTRY_PAGE_PATH, publicIdFromToken } from "./entry-link";
 import { shownFields, signupOf } from "./fields";
+import { visitorStanding, type Standing } from "../follow-up/visitor-standing";
 
 export type EntryView = {
   contactName: string;
@@ -21,6 +22,8 @@ export type EntryView = {
   registered: [label: string, value: string][];
   signedUpAt: Date;
   confirmedAt: Date | null;
+  /** Where they stand with the team (lib/follow-up/visitor-standing.ts), in their words. */
+  standing: Standing | null;
 };
 
 /**
@@ -63,6 +66,7 @@ export async function loadEntryPage(token: string, database: () => Database = ge
       registered: shownFields(signupOf(entry), "onVisitorPage"),
       signedUpAt: entry.createdAt,
       confirmedAt: entry.confirmedAt,
+      standing: visitorStanding(entry),
     },
   };
 }

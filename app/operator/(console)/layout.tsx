@@ -1,5 +1,8 @@
+import { cookies } from "next/headers";
 import type { ReactNode } from "react";
+import { TimeZoneCookie } from "@/components/operator/time-zone-cookie";
 import { requireOperator } from "@/lib/auth/session";
+import { TIME_ZONE_COOKIE } from "@/lib/operator/time-zone";
 
 /**
  * Every console page is behind this: without a valid session the visitor is sent
@@ -9,5 +12,11 @@ import { requireOperator } from "@/lib/auth/session";
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   await requireOperator();
-  return children;
+  const known = (await cookies()).get(TIME_ZONE_COOKIE)?.value;
+  return (
+    <>
+      {children}
+      <TimeZoneCookie cookieName={TIME_ZONE_COOKIE} known={known === undefined ? undefined : decodeURIComponent(known)} />
+    </>
+  );
 }

@@ -1,171 +1,188 @@
 import type { Metadata } from "next";
 import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-frame";
-import { SignupsChart } from "@/components/operator/signups-chart";
+import { FilterSelect } from "@/components/operator/entry-filters";
+import { FollowUpResult } from "@/components/operator/follow-up-result";
+import { QueueKeys } from "@/components/operator/queue-keys";
+import { buttonClasses } from "@/components/ui/button-styles";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
-import { CHART_DAYS, overview, SPLITS, type ChartDays, type Split } from "@/lib/operator/overview";
-import { listDeliveries } from "@/lib/operator/queries";
+import { COUNT_CAP, NOBODY, parseQueueQuery, queuePage } from "@/lib/follow-up/queue";
+import { CLOSED_REASON_LABELS, CLOSED_REASONS, deadlineOf, timeLeftText, urgencyOf, type Urgency } from "@/lib/follow-up/states";
+import { momentIn } from "@/lib/operator/time-format";
+import { consoleTimeZone } from "@/lib/operator/time-zone";
+import { displayValue } from "@/lib/waitlist/fields";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
 
-export const metadata: Metadata = { title: "Overview" };
+export const metadata: Metadata = { title: "Follow-up queue" };
 
-type Props = { searchParams: Promise<{ days?: string; split?: string }> };
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const number = (n: number) => n.toLocaleString("en-US");
+const URGENCY: Record<Urgency, { label: string; className: string; mark: string }> = {
+  overdue: { label: "Overdue", className: "border-red-300 bg-red-50 text-red-900", mark: "!" },
+  due_soon: { label: "Due soon", className: "border-amber-300 bg-amber-50 text-amber-950", mark: "◷" },
+  on_time: { label: "On time", className: "border-slate-200 bg-white text-slate-700", mark: "" },
+};
 
-function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
-  return (
-    <div className="rounded-xl border border-slate-200 bg-white p-4">
-      <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="mt-1 text-2xl font-bold text-slate-900 tabular-nums">{value}</dd>
-      {note && <dd className="text-xs text-slate-500">{note}</dd>}
-    </div>
-  );
-}
+const number = (n: number) => (n >= COUNT_CAP ? `${COUNT_CAP.toLocaleString("en-US")}+` : n.toLocaleString("en-US"));
+const field = "rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm";
 
-export default async function OverviewPage({ searchParams }: Props) {
+export default async function QueuePage({ searchParams }: Props) {
   const operator = await requireOperator();
   const params = await searchParams;
-  const days: ChartDays = CHART_DAYS.find((d) => String(d) === params.days) ?? 30;
-  const split: Split = params.split === "campaign" ? "campaign" : "source";
-  const [data, failed] = await Promise.all([overview(getDatabase(), { days, split }), listDeliveries(getDatabase(), ["failed"], 10)]);
-  const segment = new Map(data.segments.map((s) => [`${s.businessType}|${s.companySize}`, s.signups]));
-  const peak = Math.max(1, ...data.segments.map((s) => s.signups));
-  const share = data.total === 0 ? "–" : `${((data.confirmed / data.total) * 100).toFixed(1)}%`;
-  const link = (d: ChartDays, s: Split) => `/operator?days=${d}&split=${s}`;
+  const { query, problems } = parseQueueQuery(params);
+  const mine = query.assignee === "me";
+  const database = getDatabase();
+  const now = new Date();
+  const [page, operators, { zone, from }] = await Promise.all([
+    queuePage(database, { ...query, assignee: mine ? operator.id : query.assignee }, now),
+    database.operator.findMany({ select: { id: true, name: true, email: true }, orderBy: { name: "asc" } }),
+    consoleTimeZone(operator.id),
+  ]);
+  const moment = momentIn(zone);
+  const nameOf = new Map(operators.map((o) => [o.id, o.name || o.email]));
+  const filterParams = new URLSearchParams(Object.entries({ type: query.type, size: query.size, assignee: query.assignee }).filter((e): e is [string, string] => Boolean(e[1])));
+  const here = `/operator${filterParams.size ? `?${filterParams}` : ""}`;
+  const result = Object.fromEntries(["done", "changed", "already", "refused", "missing", "reason", "problem"].map((k) => [k, typeof params[k] === "string" ? params[k] : undefined]));
+  const assigneeOptions = [{ value: "me", label: "Me" }, { value: NOBODY, label: "Unassigned" }, ...operators.filter((o) => o.id !== operator.id).map((o) => ({ value: o.id, label: o.name || o.email }))];
 
   return (
     <ConsoleFrame operatorEmail={operator.email} current="/operator">
-      <ConsoleHeading title="Overview">The waitlist at a glance. Times are UTC.</ConsoleHeading>
-      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Figure label="All sign-ups" value={number(data.total)} />
-        <Figure label="Last 24 hours" value={number(data.last24h)} />
-        <Figure label="Last 7 days" value={number(data.last7d)} />
-        <Figure label="Confirmed their email" value={share} note={`${number(data.confirmed)} of ${number(data.total)}`} />
+      <ConsoleHeading title="Follow-up queue">
+        Everyone still waiting for our first call, the oldest deadline first: we promise contact within 48 hours of signing up. Times are {zone}
+        {from === "browser" ? " (your browser's)" : from === "account" ? " (your setting)" : ""}.
+      </ConsoleHeading>
+      <FollowUpResult result={result} />
+      {problems.length > 0 && (
+        <p role="alert" className="mb-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-950">
+          Some filters were not valid and were left out: {problems.join("; ")}
+        </p>
+      )}
+
+      <dl className="mb-4 grid grid-cols-3 gap-3">
+        {[
+          ["Overdue", page.counts.overdue, "border-red-300 bg-red-50 text-red-900"],
+          ["Due within 6 hours", page.counts.dueSoon, "border-amber-300 bg-amber-50 text-amber-950"],
+          ["Awaiting contact", page.counts.awaiting, "border-slate-200 bg-white text-slate-900"],
+        ].map(([label, value, className]) => (
+          <div key={label as string} className={`rounded-xl border p-3 ${className}`}>
+            <dt className="text-sm">{label}</dt>
+            <dd className="text-2xl font-bold tabular-nums">{number(value as number)}</dd>
+          </div>
+        ))}
       </dl>
 
-      <section aria-labelledby="per-day" className="mt-8 rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="per-day" className="text-lg font-semibold text-slate-900">
-            Sign-ups per day
-          </h2>
-          <div className="flex flex-wrap gap-2 text-sm">
-            <nav aria-label="Chart range" className="flex overflow-hidden rounded-lg border border-slate-300">
-              {CHART_DAYS.map((d) => (
-                <a key={d} href={link(d, split)} aria-current={d === days ? "true" : undefined} className="px-3 py-1.5 text-slate-700 hover:bg-slate-100 aria-[current=true]:bg-ink-950 aria-[current=true]:text-white">
-                  {d} days
-                </a>
-              ))}
-            </nav>
-            <nav aria-label="Split by" className="flex overflow-hidden rounded-lg border border-slate-300">
-              {(Object.keys(SPLITS) as Split[]).map((s) => (
-                <a key={s} href={link(days, s)} aria-current={s === split ? "true" : undefined} className="px-3 py-1.5 text-slate-700 hover:bg-slate-100 aria-[current=true]:bg-ink-950 aria-[current=true]:text-white">
-                  By {SPLITS[s].toLowerCase()}
-                </a>
-              ))}
-            </nav>
-          </div>
-        </div>
-        <div className="mt-4">
-          {data.series.length === 0 ? <p className="text-slate-600">No sign-ups in the last {days} days.</p> : <SignupsChart data={data} splitLabel={SPLITS[split]} />}
-        </div>
-      </section>
-
-      <div className="mt-8 grid gap-6 lg:grid-cols-3">
-        <section aria-labelledby="segments" className="min-w-0 overflow-x-auto rounded-xl border border-slate-200 bg-white p-4 sm:p-6 lg:col-span-2">
-          <h2 id="segments" className="text-lg font-semibold text-slate-900">
-            Business type × company size
-          </h2>
-          <table className="mt-4 w-full text-sm tabular-nums">
-            <thead>
-              <tr className="text-left text-slate-600">
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Trade
-                </th>
-                {COMPANY_SIZES.map((size) => (
-                  <th key={size.value} scope="col" className="px-2 py-2 text-right font-medium whitespace-nowrap">
-                    {size.value}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {BUSINESS_TYPES.map((type) => (
-                <tr key={type.value} className="border-t border-slate-100">
-                  <th scope="row" className="py-2 pr-3 text-left font-medium whitespace-nowrap text-slate-800">
-                    <a href={`/operator/entries?type=${type.value}`} className="hover:underline">
-                      {type.label}
-                    </a>
-                  </th>
-                  {COMPANY_SIZES.map((size) => {
-                    const n = segment.get(`${type.value}|${size.value}`) ?? 0;
-                    // The shade repeats the number, it does not replace it.
-                    const shade = n === 0 ? "" : n / peak > 0.66 ? "bg-brand-300" : n / peak > 0.33 ? "bg-brand-100" : "bg-brand-50";
-                    return (
-                      <td key={size.value} className={`px-2 py-2 text-right ${shade}`}>
-                        <a href={`/operator/entries?type=${type.value}&size=${encodeURIComponent(size.value)}`} className="hover:underline">
-                          {number(n)}
-                        </a>
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
-
-        <section aria-labelledby="deliveries" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-          <h2 id="deliveries" className="text-lg font-semibold text-slate-900">
-            Deliveries
-          </h2>
-          {data.deliveries.length === 0 ? (
-            <p className="mt-3 text-sm text-slate-600">Nothing waiting and nothing failed: every email and webhook owed has gone out.</p>
-          ) : (
-            <table className="mt-4 w-full text-sm tabular-nums">
-              <thead>
-                <tr className="text-left text-slate-600">
-                  <th scope="col" className="py-2 font-medium">
-                    Kind
-                  </th>
-                  <th scope="col" className="py-2 text-right font-medium">
-                    Waiting
-                  </th>
-                  <th scope="col" className="py-2 text-right font-medium">
-                    Failed
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.deliveries.map((row) => (
-                  <tr key={row.kind} className="border-t border-slate-100">
-                    <th scope="row" className="py-2 text-left font-medium capitalize">
-                      {row.kind}
-                    </th>
-                    <td className="py-2 text-right">{number(row.pending)}</td>
-                    <td className={`py-2 text-right ${row.failed > 0 ? "font-semibold text-red-800" : ""}`}>{number(row.failed)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          {failed.length > 0 && (
-            <>
-              <h3 className="mt-4 text-sm font-semibold text-slate-900">Failed, oldest first</h3>
-              <ul className="mt-1 space-y-1 text-sm">
-                {failed.map((d) => (
-                  <li key={d.id} className="truncate">
-                    <a href={`/operator/entries/${d.entry.id}`} className="underline underline-offset-2">
-                      {d.kind} for #{d.entry.id} {d.entry.email}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
-          <p className="mt-3 text-xs text-slate-500">A failed delivery can be sent again from its entry&apos;s page.</p>
-        </section>
+      <div className="mb-4 flex flex-wrap items-end gap-3">
+        <form method="get" action="/operator" role="search" aria-label="Filter the queue" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-3">
+          <FilterSelect name="assignee" label="Assigned to" value={query.assignee} options={assigneeOptions} />
+          <FilterSelect name="type" label="Trade" value={query.type} options={BUSINESS_TYPES} />
+          <FilterSelect name="size" label="Size" value={query.size} options={COMPANY_SIZES} />
+          <button type="submit" className={buttonClasses("outline", "sm")}>
+            Filter
+          </button>
+        </form>
+        <a href={mine ? "/operator" : "/operator?assignee=me"} className={buttonClasses(mine ? "primary" : "outline", "sm")} aria-current={mine ? "page" : undefined}>
+          {mine ? "Showing my queue · show everyone's" : "My queue"}
+        </a>
       </div>
+
+      {page.rows.length === 0 ? (
+        <p className="rounded-xl border border-slate-200 bg-white p-6 text-slate-700">{filterParams.size ? "No one matching these filters is waiting for contact." : "No one is waiting for contact. Every sign-up has been reached."}</p>
+      ) : (
+        <>
+          <form id="bulk" method="post" action="/api/operator/follow-up" aria-label="Change the selected entries" className="mb-3 flex flex-wrap items-end gap-2 rounded-xl border border-slate-200 bg-white p-3 text-sm">
+            <input type="hidden" name="return" value={here} />
+            <input type="hidden" name="action" value="change" />
+            <div>
+              <label htmlFor="bulk-to" className="block font-medium text-slate-700">
+                Selected become
+              </label>
+              <select id="bulk-to" name="to" className={`mt-1 ${field}`} defaultValue="contacted">
+                <option value="contacted">Contacted</option>
+                <option value="in_conversation">In conversation</option>
+                <option value="invited">Invited (sends the invitation email)</option>
+                <option value="closed">Closed</option>
+              </select>
+            </div>
+            <div>
+              <label htmlFor="bulk-reason" className="block font-medium text-slate-700">
+                If closed, why
+              </label>
+              <select id="bulk-reason" name="closedReason" className={`mt-1 ${field}`} defaultValue="">
+                <option value="">—</option>
+                {CLOSED_REASONS.map((reason) => (
+                  <option key={reason} value={reason}>
+                    {CLOSED_REASON_LABELS[reason]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="min-w-48 flex-1">
+              <label htmlFor="bulk-note" className="block font-medium text-slate-700">
+                Note for each (optional)
+              </label>
+              <input id="bulk-note" name="note" maxLength={2000} className={`mt-1 w-full ${field}`} />
+            </div>
+            <button type="submit" className={buttonClasses("primary", "sm")}>
+              Change selected
+            </button>
+          </form>
+          <p id="queue-keys" className="mb-2 text-xs text-slate-600">
+            Keys: <kbd className="font-semibold">j</kbd>/<kbd className="font-semibold">k</kbd> next and previous entry, <kbd className="font-semibold">c</kbd> mark it contacted,{" "}
+            <kbd className="font-semibold">x</kbd> select it.
+          </p>
+          <ol aria-label="Awaiting contact" className="space-y-2">
+            {page.rows.map((row) => {
+              const urgency = URGENCY[urgencyOf(row.createdAt, now)];
+              return (
+                <li key={row.id} data-queue-row className={`grid gap-3 rounded-xl border p-3 sm:grid-cols-[auto_1fr_auto] sm:items-center ${urgency.className}`}>
+                  <input type="checkbox" name="id" value={row.id} form="bulk" aria-label={`Select ${row.contactName}`} className="size-5 accent-ink-950" />
+                  <div className="min-w-0">
+                    <a href={`/operator/entries/${row.id}`} data-queue-focus aria-describedby="queue-keys" className="font-semibold text-slate-900 underline-offset-2 hover:underline">
+                      {row.contactName}
+                    </a>
+                    <span className="text-slate-700"> · {row.companyName}</span>
+                    <div className="text-sm text-slate-700">
+                      {displayValue("business_type", row.businessType)} · {displayValue("company_size", row.companySize)}
+                      {row.assignedTo ? ` · assigned to ${nameOf.get(row.assignedTo) ?? "a removed operator"}` : ""}
+                    </div>
+                    <div className="text-sm">
+                      {urgency.mark && (
+                        <strong className="mr-1">
+                          <span aria-hidden="true">{urgency.mark} </span>
+                          {urgency.label}:
+                        </strong>
+                      )}
+                      <span className="tabular-nums">{timeLeftText(row.createdAt, now)}</span>
+                      <span className="text-slate-600"> · due {moment(deadlineOf(row.createdAt))}</span>
+                    </div>
+                  </div>
+                  <form method="post" action="/api/operator/follow-up" data-queue-contact className="flex flex-wrap items-center gap-2">
+                    <input type="hidden" name="return" value={here} />
+                    <input type="hidden" name="action" value="change" />
+                    <input type="hidden" name="to" value="contacted" />
+                    <input type="hidden" name="id" value={row.id} />
+                    <label className="sr-only" htmlFor={`note-${row.id}`}>
+                      Note on contacting {row.contactName} (optional)
+                    </label>
+                    <input id={`note-${row.id}`} name="note" maxLength={2000} placeholder="Note (optional)" className={`w-full sm:w-44 ${field}`} />
+                    <button type="submit" className={buttonClasses("primary", "sm")}>
+                      Mark contacted
+                    </button>
+                  </form>
+                </li>
+              );
+            })}
+          </ol>
+          {page.next && (
+            <p className="mt-4">
+              <a href={`/operator?${new URLSearchParams([...filterParams, ["after", page.next]])}`} className={buttonClasses("outline", "sm")}>
+                Next page →
+              </a>
+            </p>
+          )}
+          <QueueKeys />
+        </>
+      )}
     </ConsoleFrame>
   );
 }

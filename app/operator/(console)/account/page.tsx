@@ -3,11 +3,21 @@ import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-fram
 import { PasskeyEnrolment } from "@/components/operator/passkey-enrolment";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
+import { buttonClasses } from "@/components/ui/button-styles";
+import { timeZones } from "@/lib/operator/time-format";
+import { consoleTimeZone } from "@/lib/operator/time-zone";
 
 export const metadata: Metadata = { title: "Account" };
 
-export default async function AccountPage() {
+type Props = { searchParams: Promise<{ zone?: string }> };
+
+export default async function AccountPage({ searchParams }: Props) {
   const operator = await requireOperator();
+  const [{ zone: zoneResult }, shown, saved] = await Promise.all([
+    searchParams,
+    consoleTimeZone(operator.id),
+    getDatabase().operator.findUnique({ where: { id: operator.id }, select: { timeZone: true } }),
+  ]);
   const passkeys = await getDatabase().operatorPasskey.findMany({
     where: { userId: operator.id },
     orderBy: { createdAt: "asc" },
@@ -42,6 +52,44 @@ export default async function AccountPage() {
         <div className="mt-3">
           <PasskeyEnrolment mode="add" />
         </div>
+      </section>
+
+      <section aria-labelledby="time-zone" className="mt-6 max-w-2xl rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
+        <h2 id="time-zone" className="text-lg font-semibold text-slate-900">
+          Time zone
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          The console shows times in {shown.zone}
+          {shown.from === "browser" ? ", your browser's zone" : shown.from === "account" ? ", as you chose here" : ""}. Everything is stored in UTC.
+        </p>
+        {zoneResult === "saved" && (
+          <p role="status" className="mt-2 text-sm text-emerald-800">
+            Saved.
+          </p>
+        )}
+        {zoneResult === "invalid" && (
+          <p role="alert" className="mt-2 text-sm text-red-800">
+            That is not a time zone this server knows; nothing was changed.
+          </p>
+        )}
+        <form method="post" action="/api/operator/time-zone" className="mt-3 flex flex-wrap items-end gap-2">
+          <div>
+            <label htmlFor="timeZone" className="block text-sm font-medium text-slate-700">
+              Show times in
+            </label>
+            <select id="timeZone" name="timeZone" defaultValue={saved?.timeZone ?? ""} className="mt-1 block rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm">
+              <option value="">My browser&apos;s time zone</option>
+              {timeZones().map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone.replaceAll("_", " ")}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className={buttonClasses("outline", "sm")}>
+            Save
+          </button>
+        </form>
       </section>
     </ConsoleFrame>
   );

@@ -7,12 +7,23 @@ import { getDatabase } from "@/lib/db";
 import { listActions } from "@/lib/operator/audit";
 import { entryDetail } from "@/lib/operator/queries";
 import { displayValue, SIGNUP_FIELD_NAMES, SIGNUP_FIELDS } from "@/lib/waitlist/fields";
+import { FollowUpPanel } from "@/components/operator/follow-up-panel";
+import { FollowUpResult } from "@/components/operator/follow-up-result";
+import { timelineOf } from "@/lib/follow-up/changes";
+import { momentIn } from "@/lib/operator/time-format";
+import { consoleTimeZone } from "@/lib/operator/time-zone";
 
 export const metadata: Metadata = { title: "Entry" };
 
-type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ confirm?: string; done?: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | undefined>> };
 
-const when = (value: Date | string) => `${(typeof value === "string" ? value : value.toISOString()).slice(0, 16).replace("T", " ")} UTC`;
+const DELIVERY_NAMES: Record<string, string> = {
+  "email:created": "Confirmation email",
+  "email:invitation": "Invitation email",
+  "webhook:created": "Webhook: signed up",
+  "webhook:status_changed": "Webhook: follow-up changed",
+  "webhook:overdue": "Webhook: overdue",
+};
 
 const DONE: Record<string, string> = {
   redelivered: "The delivery is waiting again; the site sends it within seconds.",
@@ -21,10 +32,18 @@ const DONE: Record<string, string> = {
 
 export default async function EntryPage({ params, searchParams }: Props) {
   const operator = await requireOperator();
-  const [{ id }, { confirm, done }] = await Promise.all([params, searchParams]);
+  const [{ id }, query] = await Promise.all([params, searchParams]);
+  const { confirm, done } = query;
   if (!/^[1-9]\d{0,15}$/.test(id)) notFound();
   const database = getDatabase();
-  const [detail, trail] = await Promise.all([entryDetail(database, Number(id)), listActions(database, { limit: 50, entryId: Number(id) })]);
+  const [detail, trail, timeline, operators, { zone }] = await Promise.all([
+    entryDetail(database, Number(id)),
+    listActions(database, { limit: 50, entryId: Number(id) }),
+    timelineOf(database, Number(id)),
+    database.operator.findMany({ select: { id: true, name: true, email: true }, orderBy: { name: "asc" } }),
+    consoleTimeZone(operator.id),
+  ]);
+  const when = momentIn(zone);
   if (!detail) {
     return (
       <ConsoleFrame operatorEmail={operator.email} current="/operator/entries">
@@ -57,6 +76,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
           </a>
         )}
       </div>
+      <FollowUpResult result={query} />
       {done && DONE[done] && (
         <p role="status" className="mt-4 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900">
           {DONE[done]}
@@ -78,6 +98,8 @@ export default async function EntryPage({ params, searchParams }: Props) {
           </form>
         </section>
       )}
+
+      <FollowUpPanel entry={detail.followUp} timeline={timeline} operators={operators} me={operator.id} zone={zone} />
 
       <div className="mt-6 grid gap-6 lg:grid-cols-3">
         <section aria-labelledby="fields" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 sm:p-6 lg:col-span-2">
@@ -124,7 +146,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
                 {deliveries.map((d) => (
                   <li key={d.id} className="rounded-lg border border-slate-200 p-3 text-sm">
                     <div className="flex items-center justify-between gap-2">
-                      <span className="font-medium capitalize">{d.kind === "email" ? "Confirmation email" : "Webhook"}</span>
+                      <span className="font-medium">{DELIVERY_NAMES[`${d.kind}:${d.event}`] ?? `${d.kind} (${d.event})`}</span>
                       <span className={d.status === "failed" ? "font-semibold text-red-800" : d.status === "delivered" ? "text-emerald-800" : "text-slate-600"}>{d.status}</span>
                     </div>
                     <p className="text-slate-600">

@@ -1,0 +1,3 @@
+import { handleFollowUp } from "@/lib/operator/console-routes";
+
+export const POST = handleFollowUp;

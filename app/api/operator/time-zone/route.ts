@@ -1,0 +1,3 @@
+import { handleTimeZone } from "@/lib/operator/console-routes";
+
+export const POST = handleTimeZone;

@@ -1,0 +1,37 @@
+"use client";
+
+import { useEffect } from "react";
+
+/**
+ * The queue's keys, for an operator working down the list: j and k move between
+ * entries (focus lands on the entry's name), c marks the focused one contacted
+ * (its note, if typed, goes with it), x selects it for a change to several at
+ * once. Keys typed into a field are left alone. Without JavaScript every action
+ * is still a button and a checkbox.
+ */
+export function QueueKeys() {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest("input, textarea, select, [contenteditable]")) return;
+      const rows = [...document.querySelectorAll<HTMLElement>("[data-queue-row]")];
+      if (rows.length === 0) return;
+      const current = rows.findIndex((row) => row.contains(document.activeElement));
+      const focusRow = (index: number) => rows[index]?.querySelector<HTMLElement>("[data-queue-focus]")?.focus();
+      if (event.key === "j" || event.key === "k") {
+        event.preventDefault();
+        focusRow(current < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, current + (event.key === "j" ? 1 : -1))));
+      } else if (event.key === "c" && current >= 0) {
+        event.preventDefault();
+        rows[current]!.querySelector<HTMLFormElement>("form[data-queue-contact]")?.requestSubmit();
+      } else if (event.key === "x" && current >= 0) {
+        event.preventDefault();
+        rows[current]!.querySelector<HTMLInputElement>("input[type=checkbox]")?.click();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  return null;
+}
