@@ -1,15 +1,16 @@
 "use client";
 
 import { useActionState } from "react";
-import { saveInvitation } from "@/app/operator/(console)/invitation/actions";
 import { buttonClasses } from "@/components/ui/button-styles";
 import type { EditorState } from "@/lib/follow-up/template-editor";
 
 const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm aria-[invalid=true]:border-red-600";
 
-/** The invitation's subject and text; works as a plain form without JavaScript too. */
-export function InvitationEditor({ initial }: { initial: EditorState }) {
-  const [state, action, pending] = useActionState(saveInvitation, initial);
+type Save = (previous: EditorState, form: FormData) => Promise<EditorState>;
+
+/** The invitation's subject and text; `save` is the page's Server Action, so it works as a plain form without JavaScript too. */
+export function InvitationEditor({ initial, save }: { initial: EditorState; save: Save }) {
+  const [state, action, pending] = useActionState(save, initial);
   return (
     <form action={action} className="space-y-4" noValidate>
       {state.problems.form && (

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-frame";
 import { InvitationEditor } from "@/components/operator/invitation-editor";
+import { saveInvitation } from "./actions";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { loadInvitationTemplate, renderInvitation } from "@/lib/follow-up/invitation";
@@ -26,7 +27,7 @@ export default async function InvitationPage() {
           <h2 id="edit" className="mb-3 text-lg font-semibold text-slate-900">
             Edit
           </h2>
-          <InvitationEditor initial={{ values: { subject: template.subject, body: template.body }, problems: {}, saved: false }} />
+          <InvitationEditor save={saveInvitation} initial={{ values: { subject: template.subject, body: template.body }, problems: {}, saved: false }} />
           <p className="mt-4 text-sm text-slate-600">
             {template.updatedAt ? `Last saved by ${template.updatedBy}, ${momentIn(zone)(template.updatedAt)}.` : "This is the default text; nobody has edited it yet."}
           </p>
