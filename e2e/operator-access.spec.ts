@@ -9,7 +9,7 @@ import { enrolNewOperator, waitlistCli } from "./support/operator";
 import { expect, test } from "./support/test";
 import { signUpThroughApi, uniqueVisitor } from "./support/waitlist";
 
-const PAGES = ["/operator", "/operator/entries", "/operator/entries?q=a", "/operator/audit", "/operator/account"];
+const PAGES = ["/operator", "/operator?assignee=me", "/operator/overview", "/operator/entries", "/operator/entries?q=a", "/operator/invitation", "/operator/audit", "/operator/account"];
 
 /** The routes that act, each as a browser would send it. */
 function actions(entryId: number, deliveryId: string) {
@@ -18,6 +18,8 @@ function actions(entryId: number, deliveryId: string) {
     { method: "GET", path: "/api/operator/export?format=json" },
     { method: "POST", path: `/api/operator/entries/${entryId}/remove` },
     { method: "POST", path: `/api/operator/deliveries/${deliveryId}/redeliver` },
+    { method: "POST", path: `/api/operator/follow-up`, form: { action: "change", to: "closed", closedReason: "not_a_fit", id: String(entryId) } },
+    { method: "POST", path: `/api/operator/time-zone`, form: { timeZone: "Europe/Berlin" } },
   ] as const;
 }
 
@@ -43,14 +45,18 @@ async function expectNoWayIn(request: APIRequestContext, baseURL: string, target
     expect(body, path).not.toContain(target.visitor.email);
     expect(body, path).toContain("Sign in to the console");
   }
-  for (const { method, path } of actions(target.entryId, target.deliveryId)) {
-    const response = await request.fetch(path, { method, headers: { ...headers, Origin: new URL(baseURL).origin, "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
+  for (const action of actions(target.entryId, target.deliveryId)) {
+    const { method, path } = action;
+    const form = "form" in action ? action.form : undefined;
+    const response = await request.fetch(path, { method, form, headers: { ...headers, Origin: new URL(baseURL).origin, "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
     const body = await response.text();
     expect(body, path).not.toContain(target.visitor.email);
     if (method === "GET") expect(response.status(), path).toBe(401);
     else expect([303, 403], path).toContain(response.status());
   }
   expect(storedEntry(target.visitor.email), "the entry is still there").toBeDefined();
+  const followUps = withTestDatabase((sqlite) => (sqlite.prepare("SELECT count(*) AS n FROM follow_up_events WHERE entry_id = ?").get(target.entryId) as { n: number }).n);
+  expect(followUps, "no follow-up was recorded").toBe(0);
   const status = withTestDatabase((sqlite) => (sqlite.prepare("SELECT status FROM outbox WHERE id = ?").get(target.deliveryId) as { status: string }).status);
   expect(status, "the delivery is still failed").toBe("failed");
 }

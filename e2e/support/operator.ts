@@ -39,13 +39,13 @@ export async function addVirtualAuthenticator(page: Page): Promise<void> {
   });
 }
 
-/** Invites an operator and enrols a passkey for them from the link: signed in on the overview. */
+/** Invites an operator and enrols a passkey for them from the link: signed in, on the follow-up queue. */
 export async function enrolNewOperator(page: Page, tag: string, siteUrl: string): Promise<string> {
   const email = uniqueOperatorEmail(tag);
   const link = inviteOperator(email, siteUrl);
   await addVirtualAuthenticator(page);
   await page.goto(link);
   await page.getByRole("button", { name: "Create my passkey" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Follow-up queue" })).toBeVisible();
   return email;
 }
