@@ -2,8 +2,9 @@
  * `npm run bench:operator [-- --database FILE] [--count N]`: the console's server
  * time at a launch-sized list. Seeds a database of N made-up sign-ups (default a
  * million; npm run db:seed) under .tmp/bench-operator/ unless one is given, then
- * reports the median of the overview, a filtered list page, a search and a later
- * page, and the full CSV download's time and peak memory (it must stay flat).
+ * reports the median of the follow-up queue's pages, the overview (with the
+ * team's 48-hour figures), a filtered list page, a search and a later page, and
+ * the full CSV download's time and peak memory (it must stay flat).
  * The same functions the pages and the download call, without HTTP around them.
  */
 import { execFileSync } from "node:child_process";
@@ -15,6 +16,8 @@ import { databaseSettings } from "../lib/env";
 import { streamExport } from "../lib/operator/export";
 import { listPage, parseListQuery } from "../lib/operator/list";
 import { overview } from "../lib/operator/overview";
+import { followUpMetrics } from "../lib/follow-up/metrics";
+import { queuePage } from "../lib/follow-up/queue";
 
 const { values } = parseArgs({ options: { database: { type: "string" }, count: { type: "string", default: "1000000" }, runs: { type: "string", default: "15" } } });
 const file = path.resolve(values.database ?? path.join(".tmp", "bench-operator", `seed-${values.count}.db`));
@@ -42,6 +45,17 @@ async function median(label: string, target: string, work: () => Promise<unknown
 
 const query = (params: Record<string, string>) => parseListQuery(new URLSearchParams(params)).query;
 console.log(`Console server time at ${rows.toLocaleString("en-US")} entries (${path.relative(process.cwd(), file)})\n`);
+const someone = (await database.waitlistEntry.findFirst({ where: { followUpState: "awaiting" }, select: { id: true } }))?.id;
+if (someone) await database.waitlistEntry.updateMany({ where: { id: { gte: someone, lt: someone + 200 }, followUpState: "awaiting" }, data: { assignedTo: "bench-operator" } });
+const awaiting = await database.waitlistEntry.count({ where: { followUpState: "awaiting" } });
+console.log(`${awaiting.toLocaleString("en-US")} awaiting contact\n`);
+await median("queue, first page (the console's landing)", "≤ 100 ms", () => queuePage(database, {}));
+await median("queue, trade + size", "≤ 100 ms", () => queuePage(database, { type: "landscaping", size: "50+" }));
+await median("queue, unassigned", "≤ 100 ms", () => queuePage(database, { assignee: "none" }));
+await median("queue, my queue (200 assigned)", "≤ 100 ms", () => queuePage(database, { assignee: "bench-operator" }));
+const queueFirst = await queuePage(database, { type: "electrical" });
+await median("queue, second page (keyset)", "≤ 100 ms", () => queuePage(database, { type: "electrical", after: queueFirst.next ?? undefined }));
+await median("the team's 48-hour figures (overview)", "≤ 100 ms", () => followUpMetrics(database));
 await median("overview, 30 days by source", "≤ 300 ms", () => overview(database, { days: 30, split: "source" }));
 await median("overview, 90 days by campaign", "≤ 300 ms", () => overview(database, { days: 90, split: "campaign" }));
 await median("list, first page, no filter", "≤ 100 ms", () => listPage(database, query({})));

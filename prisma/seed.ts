@@ -69,7 +69,52 @@ const SOURCES: readonly (readonly [[string | null, string | null, string[]], num
 const PAGES: readonly (readonly [string, number])[] = [["/", 78], ["/about", 12], ["/careers", 3], ["/join", 7]];
 const NOTES = ["We run 4 trucks and schedule on a whiteboard.", "Need invoicing that syncs with QuickBooks.", "Looking to replace our current dispatch tool.", "Interested in the mobile app for techs.", "Seasonal business, busiest in summer."];
 
-const COLUMNS = ["company_name", "contact_name", "email", "email_normalized", "phone", "business_type", "company_size", "notes", "created_at", "source_page", "utm_source", "utm_medium", "utm_campaign", "public_id", "confirmed_at"] as const;
+const COLUMNS = [
+  "company_name",
+  "contact_name",
+  "email",
+  "email_normalized",
+  "phone",
+  "business_type",
+  "company_size",
+  "notes",
+  "created_at",
+  "source_page",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "public_id",
+  "confirmed_at",
+  "follow_up_state",
+  "closed_reason",
+  "state_changed_at",
+  "state_changed_by",
+  "first_contacted_at",
+  "invited_at",
+  "overdue_at",
+] as const;
+
+const HOUR_MS = 3_600_000;
+const SEED_OPERATOR = "seed (made-up follow-up)";
+
+/**
+ * A team that reaches most sign-ups in time: 85% of those past their 48 hours were contacted
+ * (most within a day, some late), and some of those went on; the rest are still awaiting,
+ * overdue (and already announced, so the overdue watch does not send a webhook for each).
+ * Younger sign-ups: about 40% contacted so far.
+ */
+function followUp(created: number): (string | null)[] {
+  const dueNow = now - created >= 48 * HOUR_MS;
+  const reached = Math.random() < (dueNow ? 0.85 : 0.4);
+  if (!reached) return ["awaiting", null, null, null, null, null, dueNow ? timestamp(new Date(created)) : null];
+  const hoursTaken = Math.min(Math.random() < 0.8 ? Math.random() * 30 : 30 + Math.random() * 60, (now - created) / HOUR_MS);
+  const contacted = timestamp(new Date(created + hoursTaken * HOUR_MS));
+  const u = Math.random();
+  const [state, reason] = u < 0.55 ? ["contacted", null] : u < 0.8 ? ["in_conversation", null] : u < 0.92 ? ["invited", null] : ["closed", pick(CLOSED)];
+  return [state, reason, contacted, SEED_OPERATOR, contacted, state === "invited" ? contacted : null, null];
+}
+
+const CLOSED = [["not_a_fit", 5], ["no_answer", 4], ["do_not_contact", 1]] as const;
 
 const now = Date.now();
 const spanMs = months * 30 * 86_400_000;
@@ -110,6 +155,7 @@ function row(index: number): (string | null)[] {
     source && campaigns.length > 0 ? faker.helpers.arrayElement(campaigns) : null,
     randomUUID(),
     confirmed !== null && confirmed < now ? timestamp(new Date(confirmed)) : null,
+    ...followUp(created),
   ];
 }
 

@@ -173,7 +173,10 @@ describe("the queue", () => {
     expect(metrics.last7.shareInTime).toBeCloseTo(1 / 3);
     expect(metrics.last30).toEqual(metrics.last7);
     expect(metrics.weeks).toHaveLength(8);
-    expect(metrics.weeks.at(-1)).toMatchObject({ to: "2026-11-24", due: 3 });
+    expect(metrics.weeks.at(-1)).toMatchObject({ from: "2026-11-17", to: "2026-11-23", due: 3, inTime: 1 });
+    // The figures come from tables the database keeps: removing an entry takes it out of them.
+    await db.waitlistEntry.delete({ where: { id: late } });
+    expect((await followUpMetrics(db, now)).last7).toMatchObject({ due: 2, contacted: 1, inTime: 1, medianHours: 2 });
   });
 });
 

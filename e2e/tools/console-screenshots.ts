@@ -36,14 +36,17 @@ try {
   await page.goto(link);
   await shoot(page, "enrol-desktop");
   await page.getByRole("button", { name: "Create my passkey" }).click();
-  await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+  await page.getByRole("heading", { level: 1, name: "Follow-up queue" }).waitFor();
   const entryHref = await (async () => {
     await page.goto(`${base}/operator/entries`);
     return page.locator("tbody a").first().getAttribute("href");
   })();
   const pages: [string, string][] = [
-    ["overview", "/operator"],
-    ["overview-90-campaign", "/operator?days=90&split=campaign"],
+    ["queue", "/operator"],
+    ["queue-mine", "/operator?assignee=me"],
+    ["overview", "/operator/overview"],
+    ["overview-90-campaign", "/operator/overview?days=90&split=campaign"],
+    ["invitation", "/operator/invitation"],
     ["entries", "/operator/entries"],
     ["entries-filtered", "/operator/entries?type=hvac&confirmed=no&q=heating"],
     ["entry", entryHref ?? "/operator/entries/1"],

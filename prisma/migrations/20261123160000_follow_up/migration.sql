@@ -50,3 +50,35 @@ CREATE TABLE "email_templates" (
 -- What the overdue sweep (lib/follow-up/overdue.ts) looks for each minute: only entries still
 -- awaiting contact and not yet announced, so the sweep reads a few rows however long the list.
 CREATE INDEX "waitlist_entries_overdue_watch_idx" ON "waitlist_entries"("created_at") WHERE "follow_up_state" = 'awaiting' AND "overdue_at" IS NULL;
+
+-- First contacts per sign-up day and whole hours taken (lib/follow-up/metrics.ts): the overview's
+-- median and share within 48 hours read a few hundred rows, however long the list. Kept by
+-- triggers, like signup_days, whichever way a row changes.
+CREATE TABLE "follow_up_contacts" (
+    "day" TEXT NOT NULL,
+    "hours" INTEGER NOT NULL,
+    "contacts" INTEGER NOT NULL,
+    PRIMARY KEY ("day", "hours")
+);
+
+CREATE TRIGGER "waitlist_entries_after_insert_contacted" AFTER INSERT ON "waitlist_entries" WHEN NEW."first_contacted_at" IS NOT NULL BEGIN
+    INSERT INTO "follow_up_contacts" ("day", "hours", "contacts")
+    VALUES (substr(NEW."created_at", 1, 10), CAST((julianday(NEW."first_contacted_at") - julianday(NEW."created_at")) * 24 + 0.000001 AS INTEGER), 1)
+    ON CONFLICT ("day", "hours") DO UPDATE SET "contacts" = "contacts" + 1;
+END;
+
+CREATE TRIGGER "waitlist_entries_after_delete_contacted" AFTER DELETE ON "waitlist_entries" WHEN OLD."first_contacted_at" IS NOT NULL BEGIN
+    UPDATE "follow_up_contacts" SET "contacts" = "contacts" - 1
+    WHERE "day" = substr(OLD."created_at", 1, 10) AND "hours" = CAST((julianday(OLD."first_contacted_at") - julianday(OLD."created_at")) * 24 + 0.000001 AS INTEGER);
+END;
+
+CREATE TRIGGER "waitlist_entries_after_update_contacted" AFTER UPDATE OF "created_at", "first_contacted_at" ON "waitlist_entries"
+WHEN OLD."first_contacted_at" IS NOT NULL OR NEW."first_contacted_at" IS NOT NULL BEGIN
+    UPDATE "follow_up_contacts" SET "contacts" = "contacts" - 1
+    WHERE OLD."first_contacted_at" IS NOT NULL AND "day" = substr(OLD."created_at", 1, 10)
+      AND "hours" = CAST((julianday(OLD."first_contacted_at") - julianday(OLD."created_at")) * 24 + 0.000001 AS INTEGER);
+    INSERT INTO "follow_up_contacts" ("day", "hours", "contacts")
+    SELECT substr(NEW."created_at", 1, 10), CAST((julianday(NEW."first_contacted_at") - julianday(NEW."created_at")) * 24 + 0.000001 AS INTEGER), 1
+    WHERE NEW."first_contacted_at" IS NOT NULL
+    ON CONFLICT ("day", "hours") DO UPDATE SET "contacts" = "contacts" + 1;
+END;
