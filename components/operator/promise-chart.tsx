@@ -2,11 +2,11 @@ import type { WeekFigures } from "@/lib/follow-up/metrics";
 
 const WIDTH = 720;
 const HEIGHT = 200;
-const PAD = { top: 14, right: 8, bottom: 24, left: 44 };
+const PAD = { top: 22, right: 8, bottom: 28, left: 52 };
 
 const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en-GB", { month: "short", day: "numeric", timeZone: "UTC" });
 const percent = (share: number | null) => (share === null ? "–" : `${Math.round(share * 100)}%`);
-const hours = (value: number | null) => (value === null ? "–" : `${value < 10 ? value.toFixed(1) : Math.round(value)} h`);
+const hours = (value: number | null) => (value === null ? "–" : `${Number.isInteger(value) || value >= 10 ? Math.round(value) : value.toFixed(1)} h`);
 
 /**
  * One weekly measure as bars, drawn on the server as SVG with a dashed target
@@ -26,7 +26,7 @@ function WeeklyBars({ id, title, weeks, valueOf, top, target, label }: { id: str
         {[0, top / 2, top].map((tick) => (
           <g key={tick}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} className="stroke-slate-200" />
-            <text x={PAD.left - 6} y={y(tick) + 4} textAnchor="end" className="fill-slate-500 text-[11px]">
+            <text x={PAD.left - 6} y={y(tick) + 4} textAnchor="end" className="fill-slate-500 text-[15px]">
               {label(tick)}
             </text>
           </g>
@@ -38,17 +38,17 @@ function WeeklyBars({ id, title, weeks, valueOf, top, target, label }: { id: str
             <g key={week.from}>
               {value !== null && <rect x={x} width={slot * 0.7} y={y(value)} height={Math.max(1, PAD.top + plotH - y(value))} className="fill-sky-600" />}
               {value !== null && (
-                <text x={x + slot * 0.35} y={y(value) - 3} textAnchor="middle" className="fill-slate-700 text-[11px]">
+                <text x={x + slot * 0.35} y={y(value) - 3} textAnchor="middle" className="fill-slate-700 text-[15px]">
                   {label(value)}
                 </text>
               )}
-              <text x={x + slot * 0.35} y={HEIGHT - 6} textAnchor="middle" className="fill-slate-500 text-[11px]">
+              <text x={x + slot * 0.35} y={HEIGHT - 6} textAnchor="middle" className="fill-slate-500 text-[15px]">
                 {shortDay(week.to)}
               </text>
             </g>
           );
         })}
-        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(target)} y2={y(target)} strokeDasharray="6 4" className="stroke-brand-600" strokeWidth={2} />
+        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(target)} y2={y(target)} strokeDasharray="6 4" className="stroke-brand-700" strokeWidth={3} />
       </svg>
     </figure>
   );

@@ -39,7 +39,7 @@ export function VisitorEntry({ page, token, done }: Props) {
             </p>
           )}
           {entry.standing && (
-            <section aria-labelledby="standing" className="mb-6 rounded-xl border border-brand-200 bg-brand-50 p-5 sm:p-6">
+            <section aria-labelledby="standing" className="mb-6 rounded-xl border border-brand-300 bg-brand-50 p-5 sm:p-6">
               <h2 id="standing" className="text-lg font-bold text-slate-900">
                 {entry.standing.heading}
               </h2>

@@ -1,5 +1,6 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { currentOperator, SIGN_IN_PATH } from "@/lib/auth/session";
 import { saveTemplateFromForm, type EditorState } from "@/lib/follow-up/template-editor";
@@ -8,5 +9,8 @@ import { saveTemplateFromForm, type EditorState } from "@/lib/follow-up/template
 export async function saveInvitation(_previous: EditorState, form: FormData): Promise<EditorState> {
   const operator = await currentOperator();
   if (!operator) redirect(SIGN_IN_PATH);
-  return saveTemplateFromForm(form, operator.actor);
+  const state = await saveTemplateFromForm(form, operator.actor);
+  // The page's preview and "last saved" line come back with the answer.
+  if (state.saved) revalidatePath("/operator/invitation");
+  return state;
 }
