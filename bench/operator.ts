@@ -51,7 +51,9 @@ const awaiting = await database.waitlistEntry.count({ where: { followUpState: "a
 console.log(`${awaiting.toLocaleString("en-US")} awaiting contact\n`);
 await median("queue, first page (the console's landing)", "≤ 100 ms", () => queuePage(database, {}));
 await median("queue, trade + size", "≤ 100 ms", () => queuePage(database, { type: "landscaping", size: "50+" }));
+await median("queue, size only", "≤ 100 ms", () => queuePage(database, { size: "11-25" }));
 await median("queue, unassigned", "≤ 100 ms", () => queuePage(database, { assignee: "none" }));
+await median("queue, unassigned + trade", "≤ 100 ms", () => queuePage(database, { assignee: "none", type: "plumbing" }));
 await median("queue, my queue (200 assigned)", "≤ 100 ms", () => queuePage(database, { assignee: "bench-operator" }));
 const queueFirst = await queuePage(database, { type: "electrical" });
 await median("queue, second page (keyset)", "≤ 100 ms", () => queuePage(database, { type: "electrical", after: queueFirst.next ?? undefined }));

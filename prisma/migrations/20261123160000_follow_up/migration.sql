@@ -82,3 +82,9 @@ WHEN OLD."first_contacted_at" IS NOT NULL OR NEW."first_contacted_at" IS NOT NUL
     WHERE NEW."first_contacted_at" IS NOT NULL
     ON CONFLICT ("day", "hours") DO UPDATE SET "contacts" = "contacts" + 1;
 END;
+
+-- The queue's filters by trade and by size (lib/follow-up/queue.ts), over the entries awaiting
+-- contact only: a filtered page and its counts walk these in deadline order instead of reading
+-- every waiting row (bench/operator.ts).
+CREATE INDEX "waitlist_entries_queue_trade_idx" ON "waitlist_entries"("business_type", "created_at", "company_size") WHERE "follow_up_state" = 'awaiting';
+CREATE INDEX "waitlist_entries_queue_size_idx" ON "waitlist_entries"("company_size", "created_at") WHERE "follow_up_state" = 'awaiting';
