@@ -126,3 +126,30 @@ test.describe("the follow-up queue", () => {
     for (const visitor of visitors) await expect(page.locator("[data-queue-row]").filter({ hasText: visitor.contact_name })).toHaveCount(0);
   });
 });
+
+test.describe("the console's times", () => {
+  test.use({ timezoneId: "Europe/Berlin" });
+
+  test("are in the browser's time zone, or the one chosen under Account", async ({ page, request, baseURL }) => {
+    test.setTimeout(90_000);
+    await enrolNewOperator(page, "zone", baseURL!);
+    const visitor = { ...uniqueVisitor("zone"), contact_name: `Zoe Zone ${Date.now()}` };
+    await signUpThroughApi(request, visitor);
+    const entryId = Number(storedEntry(visitor.email)!.id);
+    closeEveryoneAwaitingBut([entryId]);
+    await page.goto("/operator");
+    await expect(page.getByText("Times are Europe/Berlin (your browser's).")).toBeVisible();
+    // The deadline as Berlin reads it: sign-up time + 48 hours, in CET.
+    await expect(page.locator("[data-queue-row]").first()).toContainText(/due \d{1,2} \w{3} \d{4}, \d{2}:\d{2} CET/);
+
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Account" }).click();
+    await page.getByLabel("Show times in").selectOption("Asia/Tokyo");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("status")).toHaveText("Saved.");
+    await page.goto(`/operator/entries/${entryId}`);
+    await expect(page.getByRole("region", { name: "Follow-up" })).toContainText(/\d{2}:\d{2} GMT\+9/);
+    await page.goto("/operator");
+    await expect(page.getByText("Times are Asia/Tokyo (your setting).")).toBeVisible();
+    await expectAxeClean(page);
+  });
+});

@@ -4,6 +4,8 @@ import { buttonClasses } from "@/components/ui/button-styles";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { listActions } from "@/lib/operator/audit";
+import { momentIn } from "@/lib/operator/time-format";
+import { consoleTimeZone } from "@/lib/operator/time-zone";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -15,10 +17,11 @@ export default async function AuditPage({ searchParams }: Props) {
   const operator = await requireOperator();
   const { before } = await searchParams;
   const cursor = before && /^[1-9]\d{0,15}$/.test(before) ? Number(before) : undefined;
-  const rows = await listActions(getDatabase(), { limit: PAGE, before: cursor });
+  const [rows, { zone }] = await Promise.all([listActions(getDatabase(), { limit: PAGE, before: cursor }), consoleTimeZone(operator.id)]);
+  const when = momentIn(zone);
   return (
     <ConsoleFrame operatorEmail={operator.email} current="/operator/audit">
-      <ConsoleHeading title="Audit log">Every operator action, in the console and at the shell, newest first. Times are UTC.</ConsoleHeading>
+      <ConsoleHeading title="Audit log">Every operator action, in the console and at the shell, newest first. Times are {zone}.</ConsoleHeading>
       {rows.length === 0 ? (
         <p className="rounded-xl border border-slate-200 bg-white p-6 text-slate-600">Nothing yet.</p>
       ) : (
@@ -36,7 +39,7 @@ export default async function AuditPage({ searchParams }: Props) {
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id} className="border-t border-slate-100">
-                  <td className="px-3 py-2.5 whitespace-nowrap tabular-nums text-slate-600">{row.at.toISOString().slice(0, 16).replace("T", " ")}</td>
+                  <td className="px-3 py-2.5 whitespace-nowrap tabular-nums text-slate-600">{when(row.at)}</td>
                   <td className="px-3 py-2.5 break-all">{row.actor}</td>
                   <td className="px-3 py-2.5">{row.label}</td>
                   <td className="px-3 py-2.5">{row.entryId !== null && <a href={`/operator/entries/${row.entryId}`} className="underline">#{row.entryId}</a>}</td>

@@ -6,6 +6,8 @@ import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { FILTER_KEYS, hasFilters, listPage, parseListQuery, queryString, type ListQuery } from "@/lib/operator/list";
 import { displayValue } from "@/lib/waitlist/fields";
+import { momentIn } from "@/lib/operator/time-format";
+import { consoleTimeZone } from "@/lib/operator/time-zone";
 
 export const metadata: Metadata = { title: "Entries" };
 
@@ -17,24 +19,24 @@ function removalNote(removed: string | string[] | undefined): string | undefined
   return removed === "none" ? "That entry was already gone; nothing was removed." : `Entry #${removed} was removed from the waitlist.`;
 }
 
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
-
 export default async function EntriesPage({ searchParams }: Props) {
   const operator = await requireOperator();
   const params = await searchParams;
   const { query, problems } = parseListQuery(params);
   const removed = removalNote(params.removed);
   const database = getDatabase();
-  const [page, sources] = await Promise.all([
+  const [page, sources, { zone }] = await Promise.all([
     listPage(database, query),
     database.signupDay.findMany({ distinct: ["source"], select: { source: true }, orderBy: { source: "asc" } }),
+    consoleTimeZone(operator.id),
   ]);
+  const when = momentIn(zone);
   const filters: Partial<ListQuery> = Object.fromEntries(FILTER_KEYS.map((key) => [key, query[key]]));
   const filtered = hasFilters(query);
 
   return (
     <ConsoleFrame operatorEmail={operator.email} current="/operator/entries">
-      <ConsoleHeading title="Entries">Newest first. Times are UTC.</ConsoleHeading>
+      <ConsoleHeading title="Entries">Newest first. Times are {zone}; the date filters are UTC days.</ConsoleHeading>
       {removed && (
         <p role="status" className="mb-4 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900">
           {removed}
