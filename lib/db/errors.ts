@@ -9,8 +9,21 @@
 import "server-only";
 import type { FaultKind } from "../log";
 
+/**
+ * Marks a DatabaseUnavailable whichever copy of this module made it: server.ts (run by tsx)
+ * and Next's route bundles each have their own copy, and share one database client
+ * (lib/singleton.ts), so an error thrown by one copy's class reaches the other's checks.
+ */
+const UNAVAILABLE_BRAND = Symbol.for("fieldcrew.DatabaseUnavailable");
+
+function unavailableKind(value: unknown): DatabaseUnavailable["kind"] | null {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[UNAVAILABLE_BRAND] === true ? (value as DatabaseUnavailable).kind : null;
+}
+
 /** The database cannot be reached or used right now; its message says why, for the log. */
 export class DatabaseUnavailable extends Error {
+  readonly [UNAVAILABLE_BRAND] = true;
+
   constructor(
     message: string,
     /** What an operator looks for in the log. */
@@ -62,9 +75,9 @@ function kindOfCode(code: unknown): TemporaryKind | null {
 
 /** The kind of temporary failure this error is, or null when it is not one (a constraint, a bug). */
 export function temporaryKind(error: unknown): TemporaryKind | null {
-  if (error instanceof DatabaseUnavailable) return error.kind;
   for (const layer of layers(error)) {
-    if (layer instanceof DatabaseUnavailable) return layer.kind;
+    const unavailable = unavailableKind(layer);
+    if (unavailable) return unavailable;
     for (const code of [layer.code, layer.originalCode, layer.rawCode, layer.extendedCode]) {
       const kind = kindOfCode(code);
       if (kind) return kind;
