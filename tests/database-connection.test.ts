@@ -126,3 +126,16 @@ describe("a database file that cannot be opened", () => {
     expect(threadsOf(process.pid)).toBeLessThanOrEqual(threads + 1);
   });
 });
+
+describe("a temporary failure made by another copy of the data layer", () => {
+  it("is still recognised: server.ts and Next's route bundles each load lib/db, and share one client", async () => {
+    // A fresh copy of the module, as a second bundle would have (its own DatabaseUnavailable class).
+    const copy = (await import(`@/lib/db/errors?copy=${Date.now()}`)) as typeof import("@/lib/db/errors");
+    expect(copy.DatabaseUnavailable).not.toBe(DatabaseUnavailable);
+    const thrownElsewhere = new copy.DatabaseUnavailable("the database thread failed", "database_worker_died");
+    expect(thrownElsewhere instanceof DatabaseUnavailable).toBe(false);
+    expect(temporaryKind(thrownElsewhere)).toBe("database_worker_died");
+    expect(temporaryKind(new Error("wrapped", { cause: thrownElsewhere }))).toBe("database_worker_died");
+    expect(temporaryKind(new Error("a bug"))).toBeNull();
+  });
+});

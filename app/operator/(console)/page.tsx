@@ -173,11 +173,18 @@ export default async function QueuePage({ searchParams }: Props) {
               );
             })}
           </ol>
-          {page.next && (
-            <p className="mt-4">
-              <a href={`/operator?${new URLSearchParams([...filterParams, ["after", page.next]])}`} className={buttonClasses("outline", "sm")}>
-                Next page →
-              </a>
+          {(page.next || query.after) && (
+            <p className="mt-4 flex gap-2">
+              {query.after && (
+                <a href={here} className={buttonClasses("outline", "sm")}>
+                  ← Oldest deadlines
+                </a>
+              )}
+              {page.next && (
+                <a href={`/operator?${new URLSearchParams([...filterParams, ["after", page.next]])}`} className={buttonClasses("outline", "sm")}>
+                  Next page →
+                </a>
+              )}
             </p>
           )}
           <QueueKeys />
