@@ -85,6 +85,18 @@ describe("POST /api/operator/follow-up", () => {
     expect(await stateOf(id)).toBe("awaiting");
   });
 
+  it("reads the form through the bounded reader: too large is 413, another encoding 415, nothing changed", async () => {
+    const { cookie } = await signedInOperator("ana@fieldcrew.app");
+    const id = await signUp();
+    const huge = await post([["action", "change"], ["to", "contacted"], ["id", String(id)], ["note", "x".repeat(40_000)]], { cookie });
+    expect(huge.status).toBe(413);
+    const json = await POST(
+      new Request(`${SITE}/api/operator/follow-up`, { method: "POST", headers: { "Content-Type": "application/json", Origin: SITE, Cookie: cookie }, body: JSON.stringify({ action: "change", to: "contacted", id }) }),
+    );
+    expect(json.status).toBe(415);
+    expect(await stateOf(id)).toBe("awaiting");
+  });
+
   it("assigns to the signed-in operator with 'me', and refuses an operator who is not there", async () => {
     const { cookie, id: me } = await signedInOperator("ana@fieldcrew.app");
     const id = await signUp();

@@ -20,6 +20,20 @@ const label = "block text-sm font-medium text-slate-700";
 
 type Operator = { id: string; name: string; email: string };
 
+/** "If closed, why": the reasons a closing needs, with "—" for a change that is not a closing. */
+export function ClosedReasonSelect({ id, className }: { id: string; className: string }) {
+  return (
+    <select id={id} name="closedReason" className={className} defaultValue="">
+      <option value="">—</option>
+      {CLOSED_REASONS.map((reason) => (
+        <option key={reason} value={reason}>
+          {CLOSED_REASON_LABELS[reason]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 function describe(item: TimelineItem): string {
   if (item.kind === "note") return "Note";
   if (item.kind === "assigned") return item.assignee ? `Assigned to ${item.assignee}` : "Unassigned";
@@ -102,14 +116,7 @@ export function FollowUpPanel({ entry, timeline, operators, me, zone }: { entry:
                 <label htmlFor="closedReason" className={label}>
                   If closed, why
                 </label>
-                <select id="closedReason" name="closedReason" className={field} defaultValue="">
-                  <option value="">—</option>
-                  {CLOSED_REASONS.map((reason) => (
-                    <option key={reason} value={reason}>
-                      {CLOSED_REASON_LABELS[reason]}
-                    </option>
-                  ))}
-                </select>
+                <ClosedReasonSelect id="closedReason" className={field} />
               </div>
               <div className="sm:col-span-2">
                 <label htmlFor="change-note" className={label}>

@@ -18,7 +18,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { whileBusy, type Database, type Prisma } from "../db";
-import { recordAction, type Actor } from "../operator/audit";
+import { recordAction, recordActions, type Actor } from "../operator/audit";
 import type { DeliveryKind } from "../outbox/worker";
 import { domainOf } from "../waitlist/email-domains";
 import { loadInvitationTemplate } from "./invitation";
@@ -98,16 +98,10 @@ export async function changeFollowUp(database: Database, entryIds: readonly numb
           invited_at = CASE WHEN ${to} = 'invited' THEN ${now} ELSE invited_at END
         WHERE id IN (SELECT value FROM json_each(${JSON.stringify(changedIds)}))`;
       await owe(tx, changedIds, (id) => ({ at: now.toISOString(), from: fromOf.get(id)!, to, closed_reason: closedReason, changed_by: actor.email }), template, options.deliveries, now);
-      await tx.operatorAction.createMany({
-        data: changedIds.map((entryId) => ({
-          at: now,
-          actor: actor.email,
-          operatorId: actor.operatorId,
-          action: "follow_up_changed",
-          entryId,
-          detail: JSON.stringify({ from: fromOf.get(entryId), to, ...(closedReason ? { closed_reason: closedReason } : {}) }),
-        })),
-      });
+      await recordActions(
+        tx,
+        changedIds.map((entryId) => ({ actor, action: "follow_up_changed", entryId, at: now, detail: { from: fromOf.get(entryId), to, ...(closedReason ? { closed_reason: closedReason } : {}) } })),
+      );
     }
 
     // Why the others did not change: gone, already there, or not allowed. The note is kept either way.
@@ -163,9 +157,10 @@ export async function insertOutboxRows(tx: Pick<Database, "$executeRaw">, rows: 
 
 async function writeNotes(tx: Tx, entryIds: number[], note: string, actor: Actor, now: Date): Promise<void> {
   await tx.followUpEvent.createMany({ data: entryIds.map((entryId) => ({ entryId, at: now, actor: actor.email, operatorId: actor.operatorId, kind: "note", note })) });
-  await tx.operatorAction.createMany({
-    data: entryIds.map((entryId) => ({ at: now, actor: actor.email, operatorId: actor.operatorId, action: "follow_up_noted", entryId, detail: null })),
-  });
+  await recordActions(
+    tx,
+    entryIds.map((entryId) => ({ actor, action: "follow_up_noted", entryId, at: now })),
+  );
 }
 
 /** A note on the entry's timeline, its state unchanged. False: there is no such entry. */
@@ -202,16 +197,10 @@ export async function assignEntries(database: Database, entryIds: readonly numbe
     await tx.followUpEvent.createMany({
       data: movedIds.map((entryId) => ({ entryId, at: now, actor: actor.email, operatorId: actor.operatorId, kind: "assigned", assignedTo: operatorId })),
     });
-    await tx.operatorAction.createMany({
-      data: movedIds.map((entryId) => ({
-        at: now,
-        actor: actor.email,
-        operatorId: actor.operatorId,
-        action: "follow_up_assigned",
-        entryId,
-        detail: JSON.stringify({ to: assigneeEmail ?? "nobody" }),
-      })),
-    });
+    await recordActions(
+      tx,
+      movedIds.map((entryId) => ({ actor, action: "follow_up_assigned", entryId, at: now, detail: { to: assigneeEmail ?? "nobody" } })),
+    );
     return movedIds.length;
   }));
 }

@@ -51,17 +51,24 @@ export type AuditRecord = {
   at?: Date;
 };
 
+function actionRow(record: AuditRecord) {
+  return {
+    at: record.at ?? new Date(),
+    actor: record.actor.email,
+    operatorId: record.actor.operatorId,
+    action: record.action,
+    entryId: record.entryId ?? null,
+    detail: record.detail && Object.keys(record.detail).length > 0 ? JSON.stringify(record.detail) : null,
+  };
+}
+
 export async function recordAction(database: Writer, record: AuditRecord): Promise<void> {
-  await database.operatorAction.create({
-    data: {
-      at: record.at ?? new Date(),
-      actor: record.actor.email,
-      operatorId: record.actor.operatorId,
-      action: record.action,
-      entryId: record.entryId ?? null,
-      detail: record.detail && Object.keys(record.detail).length > 0 ? JSON.stringify(record.detail) : null,
-    },
-  });
+  await database.operatorAction.create({ data: actionRow(record) });
+}
+
+/** Several at once (one per entry of a change to a selection), in one statement. */
+export async function recordActions(database: Writer, records: AuditRecord[]): Promise<void> {
+  if (records.length > 0) await database.operatorAction.createMany({ data: records.map(actionRow) });
 }
 
 export type AuditRow = { id: number; at: Date; actor: string; action: string; label: string; entryId: number | null; detail: string | null };

@@ -10,7 +10,7 @@ import { getAuth } from "../auth/auth";
 import { operatorOf, SIGN_IN_PATH, type SignedInOperator } from "../auth/session";
 import { getDatabase, isTemporary } from "../db";
 import { parseEnv } from "../env";
-import { json, plainText, retryLater } from "../http";
+import { hasContentType, json, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
 import { errorFields, log } from "../log";
 import { isFromOwnPage } from "../security/origin";
 import { recordAction } from "./audit";
@@ -106,10 +106,21 @@ export const handleSignOut = consoleRoute(async (request, operator) => {
 });
 
 const ENTRY_ID = /^[1-9]\d{0,15}$/;
+/** A console form: up to 200 entry numbers and a 2,000-character note, encoded, fit well within this. */
+const MAX_FORM_BYTES = 32 * 1024;
+
+/** A console page's form, read through the shared bounded reader; or the answer saying why not. */
+async function consoleForm(request: Request): Promise<URLSearchParams | Response> {
+  if (!hasContentType(request, "application/x-www-form-urlencoded")) return plainText(415, "Send the form from its console page.", PRIVATE);
+  const body = await readBoundedText(request, MAX_FORM_BYTES);
+  if (body === TOO_LARGE) return plainText(413, "That form is too large: change at most 200 entries at once, with a note under 2,000 characters.", PRIVATE);
+  if (typeof body !== "string") return plainText(400, "That form could not be read. Please send it again from its console page.", PRIVATE);
+  return new URLSearchParams(body);
+}
 /** Where a follow-up form may send the operator back to: a console page, with a plain query. */
 const RETURN_PATH = /^\/operator(\/[\w\-/]*)?(\?[\w=&%.\-+:]*)?$/;
 
-function backTo(form: FormData, result: Record<string, string | number>): string {
+function backTo(form: URLSearchParams, result: Record<string, string | number>): string {
   const wanted = String(form.get("return") ?? "");
   const url = new URL(RETURN_PATH.test(wanted) ? wanted : "/operator", "http://console");
   for (const key of ["done", "changed", "already", "refused", "missing", "reason", "problem"]) url.searchParams.delete(key);
@@ -137,7 +148,8 @@ function tally(to: string, results: ChangeResult[]): Record<string, string | num
  * id, "me" or "none"). Answers with the page it came from, saying what happened.
  */
 export const handleFollowUp = consoleRoute(async (request, operator) => {
-  const form = await request.formData();
+  const form = await consoleForm(request);
+  if (form instanceof Response) return form;
   const ids = form.getAll("id").map(String);
   if (ids.length === 0) return seeOther(backTo(form, { problem: "none_selected" }));
   if (ids.length > MAX_SELECTION || !ids.every((id) => ENTRY_ID.test(id))) return plainText(400, `Choose between 1 and ${MAX_SELECTION} entries by their numbers.`, PRIVATE);
@@ -173,7 +185,9 @@ export const handleFollowUp = consoleRoute(async (request, operator) => {
 
 /** POST /api/operator/time-zone (the account page): the zone the console shows times in, or "" for the browser's. */
 export const handleTimeZone = consoleRoute(async (request, operator) => {
-  const zone = String((await request.formData()).get("timeZone") ?? "");
+  const form = await consoleForm(request);
+  if (form instanceof Response) return form;
+  const zone = form.get("timeZone") ?? "";
   if (zone !== "" && !isTimeZone(zone)) return seeOther("/operator/account?zone=invalid");
   await getDatabase().operator.update({ where: { id: operator.id }, data: { timeZone: zone || null } });
   return seeOther("/operator/account?zone=saved");

@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
 import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-frame";
 import { FilterSelect } from "@/components/operator/entry-filters";
+import { ClosedReasonSelect } from "@/components/operator/follow-up-panel";
 import { FollowUpResult } from "@/components/operator/follow-up-result";
 import { QueueKeys } from "@/components/operator/queue-keys";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { COUNT_CAP, NOBODY, parseQueueQuery, queuePage } from "@/lib/follow-up/queue";
-import { CLOSED_REASON_LABELS, CLOSED_REASONS, deadlineOf, timeLeftText, urgencyOf, type Urgency } from "@/lib/follow-up/states";
+import { deadlineOf, timeLeftText, urgencyOf, type Urgency } from "@/lib/follow-up/states";
 import { momentIn } from "@/lib/operator/time-format";
 import { consoleTimeZone } from "@/lib/operator/time-zone";
 import { displayValue } from "@/lib/waitlist/fields";
@@ -107,14 +108,7 @@ export default async function QueuePage({ searchParams }: Props) {
               <label htmlFor="bulk-reason" className="block font-medium text-slate-700">
                 If closed, why
               </label>
-              <select id="bulk-reason" name="closedReason" className={`mt-1 ${field}`} defaultValue="">
-                <option value="">—</option>
-                {CLOSED_REASONS.map((reason) => (
-                  <option key={reason} value={reason}>
-                    {CLOSED_REASON_LABELS[reason]}
-                  </option>
-                ))}
-              </select>
+              <ClosedReasonSelect id="bulk-reason" className={`mt-1 ${field}`} />
             </div>
             <div className="min-w-48 flex-1">
               <label htmlFor="bulk-note" className="block font-medium text-slate-700">
