@@ -19,6 +19,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { whileBusy, type Database, type Prisma } from "../db";
 import { recordAction, recordActions, type Actor } from "../operator/audit";
+import { owe, type OwedDelivery } from "../outbox/owe";
 import type { DeliveryKind } from "../outbox/worker";
 import { domainOf } from "../waitlist/email-domains";
 import { loadInvitationTemplate } from "./invitation";
@@ -97,7 +98,7 @@ export async function changeFollowUp(database: Database, entryIds: readonly numb
           first_contacted_at = CASE WHEN first_contacted_at IS NULL AND ${to} IN ('contacted', 'in_conversation', 'invited') THEN ${now} ELSE first_contacted_at END,
           invited_at = CASE WHEN ${to} = 'invited' THEN ${now} ELSE invited_at END
         WHERE id IN (SELECT value FROM json_each(${JSON.stringify(changedIds)}))`;
-      await owe(tx, changedIds, (id) => ({ at: now.toISOString(), from: fromOf.get(id)!, to, closed_reason: closedReason, changed_by: actor.email }), template, options.deliveries, now);
+      await oweAboutChange(tx, changedIds, (id) => ({ at: now.toISOString(), from: fromOf.get(id)!, to, closed_reason: closedReason, changed_by: actor.email }), template, options.deliveries, now);
       await recordActions(
         tx,
         changedIds.map((entryId) => ({ actor, action: "follow_up_changed", entryId, at: now, detail: { from: fromOf.get(entryId), to, ...(closedReason ? { closed_reason: closedReason } : {}) } })),
@@ -125,7 +126,7 @@ export async function changeFollowUp(database: Database, entryIds: readonly numb
 }
 
 /** The webhook about each change and, for an invitation, the email: outbox rows in the change's transaction. */
-async function owe(
+async function oweAboutChange(
   tx: Tx,
   entryIds: number[],
   payloadOf: (id: number) => StatusChangedPayload,
@@ -133,26 +134,17 @@ async function owe(
   deliveries: readonly DeliveryKind[],
   now: Date,
 ): Promise<void> {
-  // [id, kind, entry id, event, payload, throttle key]
-  const rows: (string | number | null)[][] = [];
+  const rows: OwedDelivery[] = [];
   if (deliveries.includes("webhook")) {
-    for (const id of entryIds) rows.push([randomUUID(), "webhook", id, "status_changed", JSON.stringify(payloadOf(id)), null]);
+    for (const id of entryIds) rows.push({ id: randomUUID(), kind: "webhook", entryId: id, event: "status_changed", payload: JSON.stringify(payloadOf(id)), throttleKey: null });
   }
   if (template) {
     const recipients = await tx.waitlistEntry.findMany({ where: { id: { in: entryIds } }, select: { id: true, emailNormalized: true } });
     const payload = JSON.stringify({ subject: template.subject, body: template.body });
     // The recipient's domain is the throttle key, so invitations share MAIL_MAX_PER_DOMAIN_PER_HOUR with confirmations.
-    for (const entry of recipients) rows.push([randomUUID(), "email", entry.id, "invitation", payload, domainOf(entry.emailNormalized)]);
+    for (const entry of recipients) rows.push({ id: randomUUID(), kind: "email", entryId: entry.id, event: "invitation", payload, throttleKey: domainOf(entry.emailNormalized) });
   }
-  if (rows.length > 0) await insertOutboxRows(tx, rows, now);
-}
-
-/** Outbox rows given as [id, kind, entry id, event, payload, throttle key], due now. */
-export async function insertOutboxRows(tx: Pick<Database, "$executeRaw">, rows: (string | number | null)[][], now: Date): Promise<void> {
-  await tx.$executeRaw`
-    INSERT INTO outbox (id, kind, entry_id, status, attempts, next_attempt_at, created_at, event, payload, throttle_key)
-    SELECT row.value ->> 0, row.value ->> 1, row.value ->> 2, 'pending', 0, ${now}, ${now}, row.value ->> 3, row.value ->> 4, row.value ->> 5
-    FROM json_each(${JSON.stringify(rows)}) AS row`;
+  await owe(tx, rows, now);
 }
 
 async function writeNotes(tx: Tx, entryIds: number[], note: string, actor: Actor, now: Date): Promise<void> {

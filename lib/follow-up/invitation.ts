@@ -12,7 +12,7 @@ import { z } from "zod";
 import { FIGURES, SITE } from "../content/site";
 import type { Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
-import { emailHtml, escapeHtml } from "../waitlist/confirmation-email";
+import { emailHtml, escapeHtml, plain } from "../waitlist/confirmation-email";
 
 export const INVITATION_TEMPLATE_KEY = "invitation";
 export const PLACEHOLDERS = ["name", "company"] as const;
@@ -69,12 +69,9 @@ export async function saveInvitationTemplate(database: Pick<Database, "emailTemp
   await database.emailTemplate.upsert({ where: { key: INVITATION_TEMPLATE_KEY }, create: { key: INVITATION_TEMPLATE_KEY, ...data }, update: data });
 }
 
-/** C0 and C1 controls and bidirectional overrides: a visitor's value is one plain line. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
 function fill(text: string, entry: Pick<WaitlistEntry, "contactName" | "companyName">): string {
   const values: Record<string, string> = { name: entry.contactName, company: entry.companyName };
-  return text.replace(PLACEHOLDER, (whole, name: string) => (name in values ? values[name]!.replace(CONTROL, " ").trim() : whole));
+  return text.replace(PLACEHOLDER, (whole, name: string) => (name in values ? plain(values[name]!).trim() : whole));
 }
 
 const FOOTNOTE = "Your entry, and the choice to leave the waitlist, stay at this link.";

@@ -10,7 +10,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { whileBusy, type Database } from "../db";
 import type { DeliveryKind } from "../outbox/worker";
-import { insertOutboxRows } from "./changes";
+import { owe } from "../outbox/owe";
 import { deadlineOf, RESPONSE_MS } from "./states";
 
 /** Entries marked per transaction: a backlog is worked through a batch at a time. */
@@ -34,13 +34,13 @@ export async function raiseOverdue(database: Database, options: { deliveries: re
           WHERE follow_up_state = 'awaiting' AND overdue_at IS NULL AND created_at <= ${cutoff}
           ORDER BY created_at LIMIT ${BATCH})
         RETURNING id, created_at`;
-      if (marked.length > 0 && options.deliveries.includes("webhook")) {
+      if (options.deliveries.includes("webhook")) {
         const rows = marked.map((row) => {
           const deadline = deadlineOf(new Date(row.created_at)).toISOString();
           const payload: OverduePayload = { at: deadline, deadline, state: "awaiting" };
-          return [randomUUID(), "webhook", Number(row.id), "overdue", JSON.stringify(payload), null];
+          return { id: randomUUID(), kind: "webhook" as const, entryId: Number(row.id), event: "overdue", payload: JSON.stringify(payload), throttleKey: null };
         });
-        await insertOutboxRows(tx, rows, now);
+        await owe(tx, rows, now);
       }
       return marked.length;
     }));

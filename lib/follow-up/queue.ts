@@ -10,37 +10,29 @@ import "server-only";
 import { z } from "zod";
 import { Prisma, type Database } from "../db";
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../waitlist/options";
+import { blankAsUndefined, cursorOf, cursorSchema, parseFilters, splitCursor } from "../operator/list";
 import { timestamp } from "../waitlist/store";
 import { DUE_SOON_MS, RESPONSE_MS } from "./states";
 
 export const QUEUE_PAGE_SIZE = 50;
 /** Counts above this are shown as "10,000+": counting further would read every waiting row. */
 export const COUNT_CAP = 10_000;
-/** The assignee filter's two words besides an operator's id. */
-export const ANYONE = "";
+/** The assignee filter's word for "nobody" (besides an operator's id, and "me", which the page resolves). */
 export const NOBODY = "none";
-
-const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
 export const queueQuerySchema = z.object({
   type: z.preprocess(blankAsUndefined, z.enum(BUSINESS_TYPE_VALUES).optional()),
   size: z.preprocess(blankAsUndefined, z.enum(COMPANY_SIZE_VALUES).optional()),
   /** An operator's id, "none" (unassigned) or "me" (resolved by the page to the signed-in operator). */
   assignee: z.preprocess(blankAsUndefined, z.string().max(64).regex(/^[\w-]+$/).optional()),
-  /** After this row: "<created_at>_<id>" of the last row shown. */
-  after: z.preprocess(blankAsUndefined, z.string().max(80).regex(/^[0-9T:.+\-Z ]+_\d+$/).optional()),
+  /** After this row: the last row shown. */
+  after: cursorSchema,
 });
 
 export type QueueQuery = z.infer<typeof queueQuerySchema>;
 
-/** Reads the page's query; what is invalid is dropped (and said), the rest kept. */
 export function parseQueueQuery(params: Record<string, string | string[] | undefined>): { query: QueueQuery; problems: string[] } {
-  const raw = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]).filter(([key]) => key! in queueQuerySchema.shape));
-  const parsed = queueQuerySchema.safeParse(raw);
-  if (parsed.success) return { query: parsed.data, problems: [] };
-  const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
-  const kept = queueQuerySchema.parse(Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key!))));
-  return { query: kept, problems: parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`) };
+  return parseFilters(queueQuerySchema, params);
 }
 
 export type QueueRow = {
@@ -82,8 +74,8 @@ export async function queuePage(database: Database, query: QueueQuery, now = new
   const where = conditions(query);
   const page = [...where];
   if (query.after) {
-    const at = query.after.lastIndexOf("_");
-    page.push(Prisma.sql`(created_at, id) > (${query.after.slice(0, at)}, ${Number(query.after.slice(at + 1))})`);
+    const [at, id] = splitCursor(query.after);
+    page.push(Prisma.sql`(created_at, id) > (${at}, ${id})`);
   }
   // Overdue: signed up 48 hours ago or more. Due soon: between 48 and 42 hours ago.
   const overdueBefore = timestamp(new Date(now.getTime() - RESPONSE_MS));
@@ -107,5 +99,5 @@ export async function queuePage(database: Database, query: QueueQuery, now = new
     assignedTo: row.assigned_to,
   }));
   const last = shown.at(-1);
-  return { rows: shown, next: rows.length > limit && last ? `${timestamp(last.createdAt)}_${last.id}` : null, counts: { overdue, dueSoon, awaiting } };
+  return { rows: shown, next: rows.length > limit && last ? cursorOf({ created_at: timestamp(last.createdAt), id: last.id }) : null, counts: { overdue, dueSoon, awaiting } };
 }

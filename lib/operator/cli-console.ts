@@ -10,7 +10,7 @@ import type { Database } from "../db";
 import { parseEnv } from "../env";
 import { listActions, shellActor } from "./audit";
 import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
-import { count, renderTable, terminalSafe, type Column } from "./format";
+import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
 import { addOperator, enrolAgain, listOperators, OperatorProblem, removeOperator, type Enrolment, type OperatorSummary } from "./operators";
 
 export const OPERATOR_USAGE = `  operators   Who may sign in to the console (/operator) with a passkey
@@ -23,7 +23,7 @@ export const OPERATOR_USAGE = `  operators   Who may sign in to the console (/op
              --limit N          how many (default 50)
 `;
 
-const minute = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+const minute = (date: Date) => `${utcMinute(date)} UTC`;
 
 async function announce(enrolment: Enrolment, io: CliIo, invited: boolean): Promise<void> {
   const env = parseEnv();
@@ -115,7 +115,7 @@ export async function auditCommand(db: Database, args: string[], io: CliIo): Pro
     return 0;
   }
   const columns: Column<(typeof rows)[number]>[] = [
-    { title: "When (UTC)", width: 16, value: (r) => r.at.toISOString().slice(0, 16).replace("T", " ") },
+    { title: "When (UTC)", width: 16, value: (r) => utcMinute(r.at) },
     { title: "Who", width: 30, value: (r) => r.actor },
     { title: "What", width: 22, value: (r) => r.label },
     { title: "Entry", width: 7, value: (r) => (r.entryId === null ? "" : `#${r.entryId}`), alignRight: true },

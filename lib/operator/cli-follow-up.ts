@@ -14,7 +14,7 @@ import { configuredKinds } from "../waitlist/deliveries";
 import { displayValue } from "../waitlist/fields";
 import { shellActor } from "./audit";
 import { UsageError, write, type CliIo } from "./cli-io";
-import { count, renderTable, terminalSafe, type Column } from "./format";
+import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
 
 export const FOLLOW_UP_USAGE = `  queue    Sign-ups due for our first contact within 6 hours, or overdue, oldest deadline first
              --all              everyone awaiting contact, not only those due
@@ -23,8 +23,6 @@ export const FOLLOW_UP_USAGE = `  queue    Sign-ups due for our first contact wi
              ID                 its id (from queue or list)
              --note TEXT        what happened, for the entry's timeline (only the team sees it)
 `;
-
-const utcMinute = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")}`;
 
 export async function queueCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, strict: true, options: { all: { type: "boolean" }, limit: { type: "string" } } });

@@ -22,7 +22,7 @@ import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
 import { auditCommand, operatorsCommand, OPERATOR_USAGE } from "./cli-console";
 import { contactCommand, FOLLOW_UP_USAGE, queueCommand } from "./cli-follow-up";
 import { exportText } from "./export";
-import { count, renderTable, terminalSafe, type Column } from "./format";
+import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
 import {
   countEntries,
   deliveryCounts,
@@ -362,7 +362,6 @@ async function duplicatesCommand(db: Database, args: string[], io: CliIo): Promi
   return 0;
 }
 
-const utcMinute = (date: Date) => date.toISOString().slice(0, 16).replace("T", " ");
 
 async function deliveries(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, strict: true, options: { status: { type: "string" }, limit: { type: "string" } } });

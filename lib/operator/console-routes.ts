@@ -18,7 +18,7 @@ import { streamExport, type ExportFormat } from "./export";
 import { FILTER_KEYS, parseListQuery } from "./list";
 import { redeliver, removeById } from "./queries";
 import { addNote, assignEntries, AssignProblem, changeFollowUp, changeSchema, MAX_SELECTION, noteOnlySchema, type ChangeResult } from "../follow-up/changes";
-import { configuredKinds, getDeliveryWorker } from "../waitlist/deliveries";
+import { getDeliveryWorker } from "../waitlist/deliveries";
 import { isTimeZone } from "./time-format";
 
 /** On every console answer that is not a page: never cached, never indexed. */
@@ -159,8 +159,9 @@ export const handleFollowUp = consoleRoute(async (request, operator) => {
   if (action === "change") {
     const parsed = changeSchema.safeParse({ to: form.get("to"), closedReason: form.get("closedReason") || undefined, note: form.get("note") ?? undefined });
     if (!parsed.success) return seeOther(backTo(form, { problem: parsed.error.issues[0]?.path[0] === "closedReason" ? "closed_reason" : "change" }));
-    const results = await changeFollowUp(database, entryIds, parsed.data, operator.actor, { deliveries: configuredKinds(parseEnv()) });
-    getDeliveryWorker().deliverSoon();
+    const worker = getDeliveryWorker();
+    const results = await changeFollowUp(database, entryIds, parsed.data, operator.actor, { deliveries: worker.deliveryKinds });
+    worker.deliverSoon();
     return seeOther(backTo(form, tally(parsed.data.to, results)));
   }
   if (action === "note") {

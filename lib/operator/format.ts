@@ -78,3 +78,8 @@ export function csvRecord(values: (string | number | null)[]): string {
 export function count(n: number): string {
   return n.toLocaleString("en-US");
 }
+
+/** A moment as the operator tool prints it: "2026-11-24 09:30" (UTC; the column says so). */
+export function utcMinute(date: Date): string {
+  return date.toISOString().slice(0, 16).replace("T", " ");
+}

@@ -23,7 +23,10 @@ export const PAGE_SIZE = 50;
 export const MIN_SEARCH_LENGTH = 3;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Use a date like 2026-11-01." }).refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)), { error: "That is not a date." });
-const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+/** An empty field of a GET filter form means "any". */
+export const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+/** A keyset cursor in a URL: "<created_at>_<id>" of a row shown. */
+export const cursorSchema = z.preprocess(blankAsUndefined, z.string().max(80).regex(/^[0-9T:.+\-Z ]+_\d+$/).optional());
 
 /** The list's filters as they arrive in a URL's query (the filter form is a GET form). */
 export const listQuerySchema = z.object({
@@ -37,25 +40,34 @@ export const listQuerySchema = z.object({
     blankAsUndefined,
     z.string().trim().min(MIN_SEARCH_LENGTH, { error: `Search needs at least ${MIN_SEARCH_LENGTH} characters.` }).max(200).optional(),
   ),
-  /** Older than this row: "<created_at>_<id>" of the last row shown. */
-  after: z.preprocess(blankAsUndefined, z.string().max(80).regex(/^[0-9T:.+\-Z ]+_\d+$/).optional()),
+  /** Older than this row: the last row shown. */
+  after: cursorSchema,
   /** Newer than this row: the first row shown. */
-  before: z.preprocess(blankAsUndefined, z.string().max(80).regex(/^[0-9T:.+\-Z ]+_\d+$/).optional()),
+  before: cursorSchema,
 });
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
 export const FILTER_KEYS = ["type", "size", "source", "confirmed", "from", "to", "q"] as const satisfies readonly (keyof ListQuery)[];
 
-/** Reads the query (search params of the page or the download); what is invalid is reported, not guessed at. */
-export function parseListQuery(params: URLSearchParams | Record<string, string | string[] | undefined>): { query: ListQuery; problems: string[] } {
+type QueryParams = URLSearchParams | Record<string, string | string[] | undefined>;
+
+/**
+ * A page's filters from its URL, by `schema` (each key optional): what is invalid is dropped
+ * and reported, not guessed at, and the rest kept. Shared by the list and the follow-up queue.
+ */
+export function parseFilters<S extends z.ZodObject>(schema: S, params: QueryParams): { query: z.infer<S>; problems: string[] } {
   const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
-  const raw = Object.fromEntries(entries.filter(([key]) => key in listQuerySchema.shape));
-  const parsed = listQuerySchema.safeParse(raw);
+  const raw = Object.fromEntries(entries.filter(([key]) => key in schema.shape));
+  const parsed = schema.safeParse(raw);
   if (parsed.success) return { query: parsed.data, problems: [] };
-  // Keep what is valid; drop and report what is not.
   const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
-  const kept = listQuerySchema.parse(Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key))));
+  const kept = schema.parse(Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key))));
   return { query: kept, problems: parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`) };
+}
+
+/** Reads the list's query (search params of the page or the download). */
+export function parseListQuery(params: QueryParams): { query: ListQuery; problems: string[] } {
+  return parseFilters(listQuerySchema, params);
 }
 
 export function hasFilters(query: ListQuery): boolean {
@@ -70,11 +82,11 @@ export function queryString(query: Partial<Record<keyof ListQuery | "format", st
   return text ? `?${text}` : "";
 }
 
-function cursorOf(row: { created_at: string; id: number }): string {
+export function cursorOf(row: { created_at: string; id: number }): string {
   return `${row.created_at}_${row.id}`;
 }
 
-function splitCursor(cursor: string): [string, number] {
+export function splitCursor(cursor: string): [string, number] {
   const at = cursor.lastIndexOf("_");
   return [cursor.slice(0, at), Number(cursor.slice(at + 1))];
 }

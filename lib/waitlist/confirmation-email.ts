@@ -25,7 +25,8 @@ export type ConfirmationEmail = { subject: string; text: string; html: string; l
 /** C0 and C1 controls (line breaks included) and bidirectional overrides: shown as a space. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-function plain(value: string): string {
+/** A visitor's value as one plain line: control characters and direction overrides become spaces. */
+export function plain(value: string): string {
   return value.replace(CONTROL, " ");
 }
 
