@@ -64,3 +64,15 @@ export function ConsoleHeading({ title, children }: { title: string; children?: 
     </div>
   );
 }
+
+/** A titled panel of a console page: a white card whose heading names it for assistive technology. */
+export function ConsoleSection({ id, title, className = "", children }: { id: string; title: ReactNode; className?: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className={`rounded-xl border border-slate-200 bg-white p-4 sm:p-6 ${className}`.trim()}>
+      <h2 id={id} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}

@@ -1,3 +1,4 @@
+import { ConsoleSection } from "@/components/operator/console-frame";
 import { buttonClasses } from "@/components/ui/button-styles";
 import type { TimelineItem } from "@/lib/follow-up/changes";
 import {
@@ -51,10 +52,7 @@ export function FollowUpPanel({ entry, timeline, operators, me, zone }: { entry:
   const back = `/operator/entries/${entry.id}`;
   const assignee = operators.find((o) => o.id === entry.assignedTo);
   return (
-    <section aria-labelledby="follow-up" className="mt-6 rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-      <h2 id="follow-up" className="text-lg font-semibold text-slate-900">
-        Follow-up
-      </h2>
+    <ConsoleSection id="follow-up" title="Follow-up" className="mt-6">
       <dl className="mt-3 grid gap-x-6 gap-y-3 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <dt className="text-sm text-slate-500">State</dt>
@@ -185,6 +183,6 @@ export function FollowUpPanel({ entry, timeline, operators, me, zone }: { entry:
           ))}
         </ol>
       )}
-    </section>
+    </ConsoleSection>
   );
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-frame";
+import { ConsoleFrame, ConsoleHeading, ConsoleSection } from "@/components/operator/console-frame";
 import { PasskeyEnrolment } from "@/components/operator/passkey-enrolment";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
@@ -28,10 +28,7 @@ export default async function AccountPage({ searchParams }: Props) {
       <ConsoleHeading title="Account">
         Signed in as {operator.name} ({operator.email}).
       </ConsoleHeading>
-      <section aria-labelledby="passkeys" className="max-w-2xl rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-        <h2 id="passkeys" className="text-lg font-semibold text-slate-900">
-          Your passkeys
-        </h2>
+      <ConsoleSection id="passkeys" title="Your passkeys" className="max-w-2xl">
         {passkeys.length === 0 ? (
           <p className="mt-2 text-sm text-amber-900">You have no passkey yet: add one now, or you will need a new link to sign in next time.</p>
         ) : (
@@ -52,12 +49,9 @@ export default async function AccountPage({ searchParams }: Props) {
         <div className="mt-3">
           <PasskeyEnrolment mode="add" />
         </div>
-      </section>
+      </ConsoleSection>
 
-      <section aria-labelledby="time-zone" className="mt-6 max-w-2xl rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-        <h2 id="time-zone" className="text-lg font-semibold text-slate-900">
-          Time zone
-        </h2>
+      <ConsoleSection id="time-zone" title="Time zone" className="mt-6 max-w-2xl">
         <p className="mt-1 text-sm text-slate-600">
           The console shows times in {shown.zone}
           {shown.from === "browser" ? ", your browser's zone" : shown.from === "account" ? ", as you chose here" : ""}. Everything is stored in UTC.
@@ -90,7 +84,7 @@ export default async function AccountPage({ searchParams }: Props) {
             Save
           </button>
         </form>
-      </section>
+      </ConsoleSection>
     </ConsoleFrame>
   );
 }

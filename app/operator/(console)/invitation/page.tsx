@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-frame";
+import { ConsoleFrame, ConsoleHeading, ConsoleSection } from "@/components/operator/console-frame";
 import { InvitationEditor } from "@/components/operator/invitation-editor";
 import { saveInvitation } from "./actions";
 import { requireOperator } from "@/lib/auth/session";
@@ -23,24 +23,20 @@ export default async function InvitationPage() {
         What an entry is sent when it is marked invited (from the queue or its page), through the same outbox and hourly caps as confirmations.
       </ConsoleHeading>
       <div className="grid gap-6 lg:grid-cols-2">
-        <section aria-labelledby="edit" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-          <h2 id="edit" className="mb-3 text-lg font-semibold text-slate-900">
-            Edit
-          </h2>
-          <InvitationEditor save={saveInvitation} initial={{ values: { subject: template.subject, body: template.body }, problems: {}, saved: false }} />
+        <ConsoleSection id="edit" title="Edit">
+          <div className="mt-3">
+            <InvitationEditor save={saveInvitation} initial={{ values: { subject: template.subject, body: template.body }, problems: {}, saved: false }} />
+          </div>
           <p className="mt-4 text-sm text-slate-600">
             {template.updatedAt ? `Last saved by ${template.updatedBy}, ${momentIn(zone)(template.updatedAt)}.` : "This is the default text; nobody has edited it yet."}
           </p>
-        </section>
-        <section aria-labelledby="preview" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-          <h2 id="preview" className="text-lg font-semibold text-slate-900">
-            As saved, for {EXAMPLE.contactName} of {EXAMPLE.companyName}
-          </h2>
+        </ConsoleSection>
+        <ConsoleSection id="preview" title={<>As saved, for {EXAMPLE.contactName} of {EXAMPLE.companyName}</>}>
           <p className="mt-3 text-sm text-slate-600">Subject</p>
           <p className="font-semibold text-slate-900">{preview.subject}</p>
           <p className="mt-3 text-sm text-slate-600">Message (the plain-text part; the HTML part says the same in the site&apos;s look)</p>
           <pre className="mt-1 rounded-lg bg-slate-50 p-3 text-sm whitespace-pre-wrap text-slate-800 wrap-anywhere">{preview.text}</pre>
-        </section>
+        </ConsoleSection>
       </div>
     </ConsoleFrame>
   );

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-frame";
+import { ConsoleFrame, ConsoleHeading, ConsoleSection } from "@/components/operator/console-frame";
 import { SignupsChart } from "@/components/operator/signups-chart";
 import { hoursText, percentText, PromiseChart } from "@/components/operator/promise-chart";
 import { followUpMetrics } from "@/lib/follow-up/metrics";
@@ -46,10 +46,7 @@ export default async function OverviewPage({ searchParams }: Props) {
         <Figure label="Confirmed their email" value={share} note={`${number(data.confirmed)} of ${number(data.total)}`} />
       </dl>
 
-      <section aria-labelledby="promise" className="mt-8 rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-        <h2 id="promise" className="text-lg font-semibold text-slate-900">
-          The 48-hour promise
-        </h2>
+      <ConsoleSection id="promise" title="The 48-hour promise" className="mt-8">
         <p className="mt-1 text-sm text-slate-600">Of the sign-ups whose 48 hours ran out in the period: how many we reached in time, and how long the first contact took (median).</p>
         <dl className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
           <Figure label="Within 48 h, last 7 days" value={percentText(promise.last7.shareInTime)} note={`${number(promise.last7.inTime)} of ${number(promise.last7.due)} due`} />
@@ -60,7 +57,7 @@ export default async function OverviewPage({ searchParams }: Props) {
         <div className="mt-6">
           <PromiseChart weeks={promise.weeks} />
         </div>
-      </section>
+      </ConsoleSection>
 
       <section aria-labelledby="per-day" className="mt-8 rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
         <div className="flex flex-wrap items-center justify-between gap-3">
@@ -90,10 +87,7 @@ export default async function OverviewPage({ searchParams }: Props) {
       </section>
 
       <div className="mt-8 grid gap-6 lg:grid-cols-3">
-        <section aria-labelledby="segments" className="min-w-0 overflow-x-auto rounded-xl border border-slate-200 bg-white p-4 sm:p-6 lg:col-span-2">
-          <h2 id="segments" className="text-lg font-semibold text-slate-900">
-            Business type × company size
-          </h2>
+        <ConsoleSection id="segments" title="Business type × company size" className="min-w-0 overflow-x-auto lg:col-span-2">
           <table className="mt-4 w-full text-sm tabular-nums">
             <thead>
               <tr className="text-left text-slate-600">
@@ -131,12 +125,9 @@ export default async function OverviewPage({ searchParams }: Props) {
               ))}
             </tbody>
           </table>
-        </section>
+        </ConsoleSection>
 
-        <section aria-labelledby="deliveries" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-          <h2 id="deliveries" className="text-lg font-semibold text-slate-900">
-            Deliveries
-          </h2>
+        <ConsoleSection id="deliveries" title="Deliveries" className="min-w-0">
           {data.deliveries.length === 0 ? (
             <p className="mt-3 text-sm text-slate-600">Nothing waiting and nothing failed: every email and webhook owed has gone out.</p>
           ) : (
@@ -182,7 +173,7 @@ export default async function OverviewPage({ searchParams }: Props) {
             </>
           )}
           <p className="mt-3 text-xs text-slate-500">A failed delivery can be sent again from its entry&apos;s page.</p>
-        </section>
+        </ConsoleSection>
       </div>
     </ConsoleFrame>
   );

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { ConsoleFrame } from "@/components/operator/console-frame";
+import { ConsoleFrame, ConsoleSection } from "@/components/operator/console-frame";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
@@ -102,10 +102,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
       <FollowUpPanel entry={detail.followUp} timeline={timeline} operators={operators} me={operator.id} zone={zone} />
 
       <div className="mt-6 grid gap-6 lg:grid-cols-3">
-        <section aria-labelledby="fields" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 sm:p-6 lg:col-span-2">
-          <h2 id="fields" className="text-lg font-semibold text-slate-900">
-            What they told us
-          </h2>
+        <ConsoleSection id="fields" title="What they told us" className="min-w-0 lg:col-span-2">
           <dl className="mt-3 grid gap-x-6 gap-y-3 sm:grid-cols-2">
             <div>
               <dt className="text-sm text-slate-500">Signed up</dt>
@@ -132,13 +129,10 @@ export default async function EntryPage({ params, searchParams }: Props) {
               </div>
             )}
           </dl>
-        </section>
+        </ConsoleSection>
 
         <div className="min-w-0 space-y-6">
-          <section aria-labelledby="deliveries" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-            <h2 id="deliveries" className="text-lg font-semibold text-slate-900">
-              Deliveries
-            </h2>
+          <ConsoleSection id="deliveries" title="Deliveries">
             {deliveries.length === 0 ? (
               <p className="mt-2 text-sm text-slate-600">Nothing was owed about this entry (no email or webhook was set up when it came).</p>
             ) : (
@@ -165,12 +159,9 @@ export default async function EntryPage({ params, searchParams }: Props) {
                 ))}
               </ul>
             )}
-          </section>
+          </ConsoleSection>
 
-          <section aria-labelledby="trail" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
-            <h2 id="trail" className="text-lg font-semibold text-slate-900">
-              Audit trail
-            </h2>
+          <ConsoleSection id="trail" title="Audit trail">
             {trail.length === 0 ? (
               <p className="mt-2 text-sm text-slate-600">No operator has acted on this entry.</p>
             ) : (
@@ -183,7 +174,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
                 ))}
               </ul>
             )}
-          </section>
+          </ConsoleSection>
         </div>
       </div>
     </ConsoleFrame>
