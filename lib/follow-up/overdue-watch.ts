@@ -1,7 +1,8 @@
 /**
  * Each instance's minute-by-minute look for entries that just passed their
  * deadline (lib/follow-up/overdue.ts), started by server.ts beside the delivery
- * worker. A failed look is logged and tried again at the next minute.
+ * worker. A failed look is logged and tried again at the next minute. A deadline
+ * is announced within about a minute of passing, never twice.
  */
 import "server-only";
 import { getDatabase } from "../db";
@@ -28,8 +29,18 @@ export function startOverdueWatch(options: { deliveries: readonly DeliveryKind[]
       running = false;
     }
   };
-  const timer = setInterval(() => void look(), options.everyMs ?? OVERDUE_LOOK_EVERY_MS);
-  timer.unref();
-  void look();
-  return () => clearInterval(timer);
+  // Not at start-up, where every instance already writes (the delivery worker's first claim), and
+  // not in step with the other instances: the first look comes a quarter to a whole period in.
+  const every = options.everyMs ?? OVERDUE_LOOK_EVERY_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const first = setTimeout(() => {
+    void look();
+    timer = setInterval(() => void look(), every);
+    timer.unref();
+  }, Math.round(every * (0.25 + Math.random() * 0.75)));
+  first.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
 }
