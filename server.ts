@@ -32,8 +32,10 @@ import { REQUEST_ID_HEADER, retryLater } from "./lib/http";
 import { errorFields, log } from "./lib/log";
 import { configuredKinds, deliveriesAtStart, getDeliveryWorker } from "./lib/waitlist/deliveries";
 import { startOverdueWatch } from "./lib/follow-up/overdue-watch";
+import { startRetentionSweep } from "./lib/waitlist/retention";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
-import { consolePageHeaders, isConsolePath, securityHeaders, visitorPageHeaders } from "./lib/security/headers";
+import { isForeignPagePost } from "./lib/security/origin";
+import { perRequestPageHeaders, securityHeaders } from "./lib/security/headers";
 import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";
 import { SecretUnavailable, siteSecret } from "./lib/security/secret";
 import { ENTRY_PAGE_PATH } from "./lib/waitlist/entry-link";
@@ -65,6 +67,7 @@ await app.prepare();
 
 const policies = dev ? developmentPolicies() : loadPagePolicies(".next");
 const headers = Object.entries(securityHeaders(!dev));
+const siteOrigin = new URL(env.SITE_URL).origin;
 
 /** The path as logged: a visitor's page without its token (the token is the key to their data). */
 function routeOf(pathname: string): string {
@@ -145,8 +148,12 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
     log.warn({ fault: "overloaded", request_id: requestId, in_flight: inFlight - 1 }, "too many requests in flight: 503");
     return answerAtOnce(response, 503, "The site is very busy right now. Please try again in a few seconds.", retryLater());
   }
+  if (isForeignPagePost(request.method, pathname, request.headers, siteOrigin)) {
+    log.warn({ fault: "foreign_origin", request_id: requestId }, "form posted to a page from another site: 403");
+    return answerAtOnce(response, 403, "This form can be sent only from this site's own pages.");
+  }
   // Pages rendered per request get a policy with a nonce of their own (Next reads it from the request's policy).
-  const perRequestPage = dev ? undefined : pathname.startsWith(`${ENTRY_PAGE_PATH}/`) ? visitorPageHeaders : isConsolePath(pathname) ? consolePageHeaders : undefined;
+  const perRequestPage = dev ? undefined : perRequestPageHeaders(pathname);
   if (perRequestPage) {
     const pageHeaders = perRequestPage(randomBytes(16).toString("base64"));
     request.headers["content-security-policy"] = pageHeaders["Content-Security-Policy"];
@@ -165,6 +172,7 @@ server.requestTimeout = 30_000;
 
 const deliveries = getDeliveryWorker();
 let stopOverdueWatch = () => {};
+let stopRetentionSweep = () => {};
 
 server.listen(port, hostname, () => {
   log.info(
@@ -175,6 +183,7 @@ server.listen(port, hostname, () => {
   // Picks up whatever is due, including deliveries left by an earlier run or another instance.
   deliveries.start();
   stopOverdueWatch = startOverdueWatch({ deliveries: configuredKinds(env), deliverSoon: () => deliveries.deliverSoon() });
+  stopRetentionSweep = startRetentionSweep(env.WAITLIST_RETENTION_DAYS);
 });
 
 /** How long requests in flight, then deliveries in flight, get to finish. */
@@ -203,6 +212,7 @@ async function shutDown(signal: string): Promise<void> {
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, REQUESTS_GRACE_MS).unref())]);
   server.closeAllConnections();
   stopOverdueWatch();
+  stopRetentionSweep();
   // Each step goes on to the next if it fails (the database may be what is broken).
   await deliveries.stop(DELIVERIES_GRACE_MS).catch((error: unknown) => log.error({ fault: "delivery_worker", ...errorFields(error) }, "handing back deliveries failed"));
   await closeDatabase().catch((error: unknown) => log.error({ fault: "database_unavailable", ...errorFields(error) }, "closing the database failed"));

@@ -93,6 +93,11 @@ const envSchema = z.object({
   WAITLIST_MAX_PENDING_WRITES: wholeNumber(1).default(512),
   /** How long a sign-up may wait for its turn to be written before it is answered 503 (nothing stored). */
   WAITLIST_REQUEST_DEADLINE_MS: wholeNumber(100).default(8_000),
+  /**
+   * Entries older than this many days are removed, with their deliveries, in the background
+   * (lib/waitlist/retention.ts); the privacy notice says so. Unset: entries are kept.
+   */
+  WAITLIST_RETENTION_DAYS: wholeNumber(1).optional(),
 })
   .refine((env) => !env.WAITLIST_WEBHOOK_URL || env.WAITLIST_WEBHOOK_SECRET, {
     path: ["WAITLIST_WEBHOOK_SECRET"],
@@ -133,6 +138,7 @@ const ENV_NAMES = [
   "WAITLIST_MAX_IN_FLIGHT",
   "WAITLIST_MAX_PENDING_WRITES",
   "WAITLIST_REQUEST_DEADLINE_MS",
+  "WAITLIST_RETENTION_DAYS",
 ] as const satisfies readonly (keyof Env)[];
 
 /**

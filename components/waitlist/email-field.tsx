@@ -7,6 +7,9 @@ import { controlClasses, FormField } from "./form-field";
 type Props = {
   id: string;
   error?: string;
+  /** The address already typed (the join page keeps it across a refused post). */
+  defaultValue?: string;
+  autoFocus?: boolean;
   /** The visitor changed the address (so its error, if any, no longer applies). */
   onEdit: () => void;
 };
@@ -21,7 +24,7 @@ const SUGGEST_AFTER_MS = 600;
  * the button, which Tab reaches straight from the field). It never blocks a
  * sign-up: the address as typed is sent if the visitor ignores it.
  */
-export function EmailField({ id, error, onEdit }: Props) {
+export function EmailField({ id, error, defaultValue, autoFocus, onEdit }: Props) {
   const input = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [suggestion, setSuggestion] = useState<string | null>(null);
@@ -52,6 +55,8 @@ export function EmailField({ id, error, onEdit }: Props) {
             aria-describedby={[control["aria-describedby"], suggestion ? suggestionId : undefined].filter(Boolean).join(" ") || undefined}
             type="email"
             name="email"
+            defaultValue={defaultValue}
+            autoFocus={autoFocus}
             autoComplete="email"
             inputMode="email"
             required

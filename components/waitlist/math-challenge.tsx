@@ -1,6 +1,7 @@
 "use client";
 
 import { RefreshCw } from "lucide";
+import type { ButtonHTMLAttributes, InputHTMLAttributes } from "react";
 import { Icon } from "@/components/ui/icon";
 import { questionOf } from "@/lib/waitlist/challenge";
 import { VISITOR_MESSAGES } from "@/lib/waitlist/messages";
@@ -10,14 +11,15 @@ import type { ChallengeState } from "./use-server-challenge";
 type Props = {
   id: string;
   challenge: ChallengeState;
-  answer: string;
   error?: string;
-  onRegenerate: () => void;
-  onAnswerChange: (answer: string) => void;
+  /** The answer's value and how it changes (the dialog), or what it starts with (the join page). */
+  answer: Pick<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange" | "defaultValue" | "autoFocus">;
+  /** "New question": a button the dialog handles, or the join page's submit button that asks the server. */
+  renew: ButtonHTMLAttributes<HTMLButtonElement>;
 };
 
 /** The security question (spec section 5), issued by the server, with a button for a different one. */
-export function MathChallenge({ id, challenge, answer, error, onRegenerate, onAnswerChange }: Props) {
+export function MathChallenge({ id, challenge, error, answer, renew }: Props) {
   const loading = challenge.status === "loading";
   const questionId = `${id}-question`;
   const errorId = `${id}-error`;
@@ -49,7 +51,8 @@ export function MathChallenge({ id, challenge, answer, error, onRegenerate, onAn
         </p>
         <input
           id={id}
-          name="answer"
+          {...answer}
+          name="challenge_answer"
           type="text"
           inputMode="numeric"
           autoComplete="off"
@@ -57,13 +60,11 @@ export function MathChallenge({ id, challenge, answer, error, onRegenerate, onAn
           aria-invalid={!!error}
           aria-describedby={error ? `${questionId} ${errorId}` : questionId}
           className={`${controlClasses} max-w-24`}
-          value={answer}
-          onChange={(event) => onAnswerChange(event.target.value)}
         />
         <button
           type="button"
-          onClick={onRegenerate}
           disabled={loading}
+          {...renew}
           className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-200 hover:text-slate-900 disabled:opacity-60"
         >
           <Icon node={RefreshCw} className="size-4" />

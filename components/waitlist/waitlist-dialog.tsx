@@ -1,11 +1,12 @@
 "use client";
 
-import { CircleCheck, X } from "lucide";
+import { X } from "lucide";
 import { useEffect, useId, useRef, useState } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { Icon } from "@/components/ui/icon";
-import { FIGURES } from "@/lib/content/site";
 import type { WaitlistSignup } from "@/lib/waitlist/schema";
+import { WaitlistIntro } from "./signup-notes";
+import { SignupSuccess } from "./signup-success";
 import { WaitlistForm } from "./waitlist-form";
 
 type Props = {
@@ -66,35 +67,18 @@ export default function WaitlistDialog({ isOpen, openCount, onClose }: Props) {
         </button>
 
         {signedUp ? (
-          <div className="py-4 text-center sm:py-8">
-            <Icon node={CircleCheck} className="mx-auto size-14 text-emerald-600" />
-            <h2 id={titleId} tabIndex={-1} data-initial-focus className="mt-4 text-2xl font-bold text-slate-900 sm:text-3xl">
-              You&apos;re On The List!
-            </h2>
-            <p className="mx-auto mt-3 max-w-md text-slate-700">
-              Thanks, {signedUp.contact_name}. {signedUp.company_name} has a founding-member spot waiting. Our team will
-              reach out within {FIGURES.responseHours} hours at {signedUp.email} to learn about your business and set up
-              early access.
-            </p>
-            <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-              <button type="button" onClick={onClose} className={buttonClasses("dark", "md")}>
-                Done
-              </button>
-              <button type="button" onClick={startOver} className={buttonClasses("outline", "md")}>
-                Add another company
-              </button>
-            </div>
-          </div>
+          <SignupSuccess joined={signedUp} titleId={titleId}>
+            <button type="button" onClick={onClose} className={buttonClasses("dark", "md")}>
+              Done
+            </button>
+            <button type="button" onClick={startOver} className={buttonClasses("outline", "md")}>
+              Add another company
+            </button>
+          </SignupSuccess>
         ) : (
           <>
             <div className="pr-8">
-              <h2 id={titleId} className="text-2xl font-bold text-slate-900 sm:text-3xl">
-                Join the Waitlist
-              </h2>
-              <p className="mt-2 text-slate-700">
-                Lock in {FIGURES.foundingDiscount} off for life as a founding member.{" "}
-                <strong className="font-semibold text-brand-800">Only {FIGURES.spotsLeft.dialog} spots left this month.</strong>
-              </p>
+              <WaitlistIntro titleId={titleId} />
             </div>
             <div className="mt-6">
               <WaitlistForm key={formKey} openCount={openCount} onSuccess={setSignedUp} />

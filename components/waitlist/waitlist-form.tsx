@@ -1,10 +1,9 @@
 "use client";
 
-import { useId, useState, type FormEvent, type InputHTMLAttributes } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { isCorrectAnswer } from "@/lib/waitlist/challenge";
 import { VISITOR_MESSAGES } from "@/lib/waitlist/messages";
-import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
 import {
   fieldErrorsOf,
   HONEYPOT_FIELD,
@@ -15,10 +14,10 @@ import {
 } from "@/lib/waitlist/schema";
 import { signupSource, visitStorage } from "@/lib/waitlist/source";
 import { submitSignup } from "@/lib/waitlist/submit";
-import { EmailField } from "./email-field";
-import { controlClasses, FormField } from "./form-field";
 import { Honeypot } from "./honeypot";
 import { MathChallenge } from "./math-challenge";
+import { PrivacyLine, SignupRefusal } from "./signup-notes";
+import { SignupFields } from "./signup-fields";
 import { useServerChallenge } from "./use-server-challenge";
 
 type Props = {
@@ -64,7 +63,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
     event.preventDefault();
     if (status.state === "submitting") return;
     const form = event.currentTarget;
-    const { answer: _answer, ...fields } = Object.fromEntries(new FormData(form)) as Record<string, string>;
+    const { challenge_answer: _answer, ...fields } = Object.fromEntries(new FormData(form)) as Record<string, string>;
 
     const parsed = waitlistSignupSchema.safeParse(fields);
     const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
@@ -110,79 +109,33 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
   }
 
   const submitting = status.state === "submitting";
-  const text = (name: WaitlistField, label: string, props: InputHTMLAttributes<HTMLInputElement>) => (
-    <FormField id={fieldId(name)} label={label} error={fieldErrors[name]}>
-      {(control) => (
-        <input {...control} {...props} name={name} required className={controlClasses} onInput={() => clearError(name)} />
-      )}
-    </FormField>
-  );
-  const select = (name: WaitlistField, label: string, options: readonly { value: string; label: string }[]) => (
-    <FormField id={fieldId(name)} label={label} error={fieldErrors[name]}>
-      {(control) => (
-        <select {...control} name={name} required defaultValue="" className={controlClasses} onChange={() => clearError(name)}>
-          <option value="" disabled>
-            Select…
-          </option>
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      )}
-    </FormField>
-  );
 
   return (
     <form noValidate onSubmit={handleSubmit} className="space-y-5">
-      <div className="grid gap-4 sm:grid-cols-2">
-        {text("company_name", "Company name", { autoComplete: "organization" })}
-        {text("contact_name", "Your name", { autoComplete: "name" })}
-        <EmailField id={fieldId("email")} error={fieldErrors.email} onEdit={() => clearError("email")} />
-        {text("phone", "Phone", { type: "tel", autoComplete: "tel" })}
-        {select("business_type", "Business type", BUSINESS_TYPES)}
-        {select("company_size", "Company size", COMPANY_SIZES)}
-        <FormField id={fieldId("notes")} label="Notes" optional error={fieldErrors.notes} className="sm:col-span-2">
-          {(control) => (
-            <textarea
-              {...control}
-              name="notes"
-              rows={3}
-              placeholder="What's slowing your business down today?"
-              className={controlClasses}
-              onInput={() => clearError("notes")}
-            />
-          )}
-        </FormField>
-      </div>
+      <SignupFields idOf={fieldId} errors={fieldErrors} onEdit={clearError} />
 
       <Honeypot id={fieldId(HONEYPOT_FIELD)} name={HONEYPOT_FIELD} />
 
       <MathChallenge
         id={fieldId("answer")}
         challenge={challenge}
-        answer={answer}
         error={answerError}
-        onRegenerate={regenerate}
-        onAnswerChange={(value) => {
-          setAnswer(value);
-          setAnswerError(undefined);
+        answer={{
+          value: answer,
+          onChange: (event) => {
+            setAnswer(event.target.value);
+            setAnswerError(undefined);
+          },
         }}
+        renew={{ onClick: regenerate }}
       />
 
-      {status.state === "error" && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
-          {status.message}
-        </p>
-      )}
+      {status.state === "error" && <SignupRefusal message={status.message} />}
 
       <button type="submit" disabled={submitting} className={buttonClasses("primary", "lg", "w-full")}>
         {submitting ? "Securing Your Spot..." : "Secure My Spot"}
       </button>
-      <p className="text-center text-xs text-slate-600">
-        We only use your details to contact you about early access. No spam, ever.
-      </p>
+      <PrivacyLine />
     </form>
   );
 }

@@ -1,5 +1,7 @@
 /** Each page's path, title and description: the source for <title>, Open Graph and the sitemap. */
 
+import { JOIN_PATH, LINK_AGAIN_PATH, PRIVACY_PATH } from "./paths";
+
 export type PageInfo = { path: string; title: string; description: string };
 
 export const PAGES = {
@@ -20,5 +22,21 @@ export const PAGES = {
     title: "Careers at FieldCrew: remote, full-time roles",
     description:
       "Help trade businesses run better. Open remote, full-time roles in engineering, sales, customer success and marketing.",
+  },
+  join: {
+    path: JOIN_PATH,
+    title: "Join the FieldCrew waitlist",
+    description:
+      "Claim a founding-member spot: 50% off FieldCrew for life. Tell us about your field-service business and we'll reach out within 48 hours.",
+  },
+  linkAgain: {
+    path: LINK_AGAIN_PATH,
+    title: "Email me my waitlist link again | FieldCrew",
+    description: "Lost the confirmation email? Get a new link to your own FieldCrew waitlist page, where you can confirm, download your data or leave.",
+  },
+  privacy: {
+    path: PRIVACY_PATH,
+    title: "Privacy notice | FieldCrew",
+    description: "What FieldCrew keeps about you when you join the waitlist, why, who sees it, how long it is kept, and how to see, take or delete it.",
   },
 } as const satisfies Record<string, PageInfo>;

@@ -224,7 +224,9 @@ async function statsCommand(db: Database, args: string[], io: CliIo): Promise<nu
   const sections = [
     `Sign-ups: ${count(s.total)} (first ${utcDay(s.first!)}, latest ${utcDay(s.latest!)}, UTC)\n` +
       `Confirmed their email: ${count(s.confirmed)} (${((s.confirmed / s.total) * 100).toFixed(1)}%)\n` +
-      `Removed: ${count(s.removedByVisitors)} by the visitor, ${count(s.removedByOperators)} by an operator (counts only; nothing about them is kept)` +
+      `Removed: ${count(s.removedByVisitors)} by the visitor, ${count(s.removedByOperators)} by an operator` +
+      (s.removedByRetention > 0 ? `, ${count(s.removedByRetention)} past the retention period` : "") +
+      ` (counts only; nothing about them is kept)` +
       (s.duplicates > 0 ? `\nDuplicates kept from before one mailbox meant one entry: ${count(s.duplicates)} (see duplicates)` : ""),
     breakdown("Business type", BUSINESS_TYPES.map((o) => ({ label: o.label, n: types.get(o.value) ?? 0 })), s.total),
     breakdown("Company size", COMPANY_SIZES.map((o) => ({ label: o.label, n: sizes.get(o.value) ?? 0 })), s.total),

@@ -95,9 +95,10 @@ export type Stats = {
   confirmed: number;
   /** Rows kept as duplicates of an older entry (npm run waitlist -- duplicates). */
   duplicates: number;
-  /** Entries removed so far, by the visitor from their own page and by an operator. */
+  /** Entries removed so far, by the visitor from their own page, by an operator, and by the retention period. */
   removedByVisitors: number;
   removedByOperators: number;
+  removedByRetention: number;
 };
 
 type GroupedField = "businessType" | "companySize" | "utmSource" | "sourcePage";
@@ -153,6 +154,7 @@ export async function stats(database: Database, now: Date = new Date()): Promise
     duplicates,
     removedByVisitors: removedBy("visitor"),
     removedByOperators: removedBy("operator"),
+    removedByRetention: removedBy("retention"),
   };
 }
 

@@ -4,6 +4,8 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
+import { JOIN_PATH, LINK_AGAIN_PATH } from "../content/paths";
+import { ENTRY_PAGE_PATH } from "../waitlist/entry-link";
 
 export type CspSources = {
   /** 'sha256-…' sources of the inline scripts the page may run. */
@@ -101,4 +103,26 @@ export function consolePageHeaders(nonce: string): Record<string, string> {
     "X-Robots-Tag": "noindex, nofollow",
     "Cache-Control": "no-store",
   };
+}
+
+/**
+ * The waitlist's form pages (/join, /waitlist/link): rendered per request, since each carries a
+ * security question or answers a post, so a nonce like the visitor's page; never cached (a
+ * question is single-use, and an answer is one visitor's), but indexed like any public page.
+ */
+export function formPageHeaders(nonce: string): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy({ scriptHashes: [], nonce }),
+    "Cache-Control": "no-store",
+  };
+}
+
+const FORM_PAGES: ReadonlySet<string> = new Set([JOIN_PATH, LINK_AGAIN_PATH]);
+
+/** The headers of a page rendered per request, given its nonce; undefined for a prerendered page (hashes) or a route. */
+export function perRequestPageHeaders(pathname: string): ((nonce: string) => Record<string, string>) | undefined {
+  if (pathname.startsWith(`${ENTRY_PAGE_PATH}/`)) return visitorPageHeaders;
+  if (isConsolePath(pathname)) return consolePageHeaders;
+  if (FORM_PAGES.has(pathname)) return formPageHeaders;
+  return undefined;
 }

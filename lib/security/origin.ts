@@ -5,14 +5,19 @@
  * a visitor on another site, so they are let through to the other checks.
  */
 import "server-only";
-export function isForeignOrigin(request: Request, siteOrigin: string): boolean {
+import type { IncomingHttpHeaders } from "node:http";
+
+/** What the check reads of a request: a Fetch Request, or server.ts's Node request seen the same way. */
+type RequestLike = { url: string; headers: { get(name: string): string | null } };
+
+export function isForeignOrigin(request: RequestLike, siteOrigin: string): boolean {
   const origin = request.headers.get("origin");
   if (origin === null) return false;
   return !ownOrigins(request, siteOrigin).has(origin.toLowerCase());
 }
 
 /** `siteOrigin`: the origin of SITE_URL, e.g. https://fieldcrew.app. */
-function ownOrigins(request: Request, siteOrigin: string): Set<string> {
+function ownOrigins(request: RequestLike, siteOrigin: string): Set<string> {
   const requestUrl = new URL(request.url);
   const origins = new Set([siteOrigin, requestUrl.origin]);
   // The address the visitor's browser used, as the server (or a proxy in front of it) saw it.
@@ -43,4 +48,18 @@ export function isFromOwnPage(request: Request, siteOrigin: string): boolean {
   const origin = request.headers.get("origin");
   if (origin !== null && origin !== "null") return !isForeignOrigin(request, siteOrigin);
   return site === "same-origin";
+}
+
+/**
+ * A form posted to a page (a Server Action: the join form, the console's forms) from another
+ * site. Next refuses these itself, but as a 500; server.ts answers 403 before Next sees them.
+ * Posts to /api/ are the routes', which make their own check with their own answer.
+ */
+export function isForeignPagePost(method: string | undefined, path: string, headers: IncomingHttpHeaders, siteOrigin: string): boolean {
+  if (method !== "POST" || path.startsWith("/api/")) return false;
+  const get = (name: string) => {
+    const value = headers[name];
+    return typeof value === "string" ? value : null;
+  };
+  return isForeignOrigin({ url: `http://${get("host") ?? "localhost"}${path}`, headers: { get } }, siteOrigin);
 }

@@ -89,6 +89,13 @@ export function issueChallenge(secret: string, now: number, previousToken?: stri
   };
 }
 
+/** The question a token of ours asks, while it can still be answered (to show it again); else undefined. */
+export function liveQuestion(secret: string, token: unknown, now: number): Challenge | undefined {
+  const payload = readToken(secret, token);
+  if (!payload || now >= payload.expires) return undefined;
+  return { left: payload.left, right: payload.right, operator: payload.operator };
+}
+
 /** Checks a token and the visitor's answer to it: signature, expiry, then the answer. */
 export function checkChallenge(secret: string, token: unknown, answer: unknown, now: number): ChallengeCheck {
   const payload = readToken(secret, token);

@@ -13,6 +13,8 @@ import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";
 import { createChallengeHandler, createSignupHandler, type SignupHandler, type SignupHandlerOptions } from "./handler";
 import { createEntryActionHandler } from "./visitor-entry";
+import { firstJoinState, joinByForm, joinSource } from "./join-form";
+import type { JoinFormState } from "./join-state";
 
 /** The protections, bounds and deliveries as the environment configures them. */
 export function signupOptionsFromEnv(): SignupHandlerOptions {
@@ -49,4 +51,14 @@ export function handleChallenge(request: Request): Response {
 /** POST /api/waitlist/entry: Confirm or Remove from the visitor's own page. */
 export function handleEntryAction(request: Request): Promise<Response> {
   return singleton("entry action handler", () => createEntryActionHandler({ siteUrl: parseEnv().SITE_URL, secret: siteSecret() }))(request);
+}
+
+/** The join page's first state: a new question, and where the visitor came from. */
+export function firstJoinStateOnSite(referer: string | null, search: URLSearchParams): JoinFormState {
+  return firstJoinState(siteSecret(), Date.now(), joinSource(referer, search, new URL(parseEnv().SITE_URL).origin));
+}
+
+/** A post of the join form (its Server Action), answered by this process's sign-up handler. */
+export function joinOnSite(form: FormData, headers: Headers, afterResponse: (work: () => void) => void): Promise<JoinFormState> {
+  return joinByForm(form, { headers, handleSignup, secret: siteSecret(), now: Date.now(), afterResponse });
 }

@@ -18,6 +18,7 @@ import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
 import { errorFields, log } from "../log";
 import type { DeliveryKind } from "../outbox/worker";
+import { PRIVACY_NOTICE_VERSION } from "../content/privacy";
 import { domainOf } from "./email-domains";
 import { SIGNUP_FIELD_NAMES, signupOf } from "./fields";
 import { normalizeEmail, type WaitlistSignup } from "./schema";
@@ -42,6 +43,8 @@ type Row = WaitlistSignup & {
   challenge_id: string | null;
   created_at: Date;
   public_id: string;
+  /** The privacy notice the visitor joined under (lib/content/privacy.ts). */
+  notice_version: string;
 };
 
 /** The columns the insert writes: every field of a sign-up (lib/waitlist/fields.ts), then the store's own. */
@@ -51,6 +54,7 @@ const COLUMNS = [
   "created_at",
   "challenge_id",
   "public_id",
+  "notice_version",
 ] as const satisfies readonly (keyof Row)[];
 
 function rowOf(signup: WaitlistSignup, challengeId: string | null, createdAt: Date): Row {
@@ -60,11 +64,12 @@ function rowOf(signup: WaitlistSignup, challengeId: string | null, createdAt: Da
     created_at: createdAt,
     challenge_id: challengeId,
     public_id: randomUUID(),
+    notice_version: PRIVACY_NOTICE_VERSION,
   };
 }
 
 function recordOf(row: Row, id: number): EntryRecord {
-  const { email_normalized: _normalized, challenge_id: _challenge, public_id: _public, created_at, ...signup } = row;
+  const { email_normalized: _normalized, challenge_id: _challenge, public_id: _public, notice_version: _notice, created_at, ...signup } = row;
   return { id, created_at: timestamp(created_at), ...signup };
 }
 

@@ -66,8 +66,14 @@ export async function submitSignup(body: SignupRequestBody, fetchImpl: typeof fe
   }
   // The product does not read a success body (spec section 7).
   if (response.ok) return { ok: true };
+  return refusalOf(response.status, await jsonOf(response));
+}
 
-  const { error, code, fields } = await jsonOf(response);
+/**
+ * A refused sign-up's answer (its status and JSON body) as the visitor's message: the
+ * dialog reads it from the endpoint, and the join page from the same handler on the server.
+ */
+export function refusalOf(status: number, { error, code, fields }: Record<string, unknown>): SubmitResult & { ok: false } {
   if (typeof error === "string" && error.includes(DUPLICATE_MARKER)) {
     // A duplicate uses up the question like a sign-up does (lib/waitlist/store.ts); the visitor
     // most likely fixes the email next, so the new question comes without taking the focus.
@@ -81,7 +87,7 @@ export async function submitSignup(body: SignupRequestBody, fetchImpl: typeof fe
     return { ok: false, message: VISITOR_MESSAGES.newQuestion, newQuestion: { focusAnswer: true } };
   }
   // A temporary condition on our side: nothing was stored, and the same answer can be sent again.
-  if (response.status === 503) return { ok: false, message: VISITOR_MESSAGES.busy };
+  if (status === 503) return { ok: false, message: VISITOR_MESSAGES.busy };
   // Everything else, a rate limit included, gets the catalogue's generic message.
   return {
     ok: false,

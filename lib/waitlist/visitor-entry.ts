@@ -90,7 +90,8 @@ export async function confirmEntry(database: Database, publicId: string, now = n
 export async function removeEntry(
   database: Database,
   where: { publicId: string } | { id: number },
-  removedBy: "visitor" | "operator",
+  /** Who removed it: the visitor, an operator, or the retention period (WAITLIST_RETENTION_DAYS). */
+  removedBy: "visitor" | "operator" | "retention",
   now = new Date(),
   /** Whom the audit log names (lib/operator/audit.ts); an operator's removal always has one. */
   actor?: Actor,

@@ -1,0 +1,4 @@
+/** Where the waitlist's own pages live: links to them are in every page's script, so only the paths. */
+export const JOIN_PATH = "/join";
+export const LINK_AGAIN_PATH = "/waitlist/link";
+export const PRIVACY_PATH = "/privacy";
