@@ -3,6 +3,7 @@
  * database gives the visitor everything held about their entry, and nothing to
  * anyone without their signed link.
  */
+import { PRIVACY_NOTICE_VERSION } from "@/lib/content/privacy";
 import { describe, expect, it } from "vitest";
 import * as route from "@/app/(site)/waitlist/entry/[token]/data/route";
 import { getDatabase } from "@/lib/db";
@@ -59,6 +60,7 @@ describe("download my data", () => {
       utm_medium: null,
       utm_campaign: null,
       signed_up_at: timestamp(stored.createdAt),
+      privacy_notice_version: PRIVACY_NOTICE_VERSION,
       email_confirmed_at: timestamp(stored.confirmedAt!),
       mailbox: stored.emailNormalized,
       duplicate_of_an_older_entry: false,

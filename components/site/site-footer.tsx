@@ -4,8 +4,8 @@ import { Logo } from "./logo";
 export function SiteFooter() {
   return (
     <footer className="bg-ink-950 text-slate-300">
-      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-[2fr_1fr_1fr]">
-        <div>
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 sm:grid-cols-3 md:grid-cols-[2fr_1fr_1fr_1fr]">
+        <div className="sm:col-span-3 md:col-span-1">
           <Logo />
           <p className="mt-4 max-w-sm text-sm leading-6 text-slate-400">
             {SITE.tagline}, from HVAC and plumbing to electrical, contracting and landscaping.

@@ -1,5 +1,7 @@
 /** The brand and the marketing figures (spec section 9), used by every page. */
 
+import { JOIN_PATH, LINK_AGAIN_PATH, PRIVACY_PATH } from "./paths";
+
 export const SITE = {
   name: "FieldCrew",
   tagline: "The all-in-one business app for field-service companies",
@@ -57,6 +59,14 @@ export const FOOTER_LINKS: readonly { heading: string; links: readonly NavLink[]
     links: [
       { href: "/about", label: "About" },
       { href: "/careers", label: "Careers" },
+    ],
+  },
+  {
+    heading: "Waitlist",
+    links: [
+      { href: JOIN_PATH, label: "Join the waitlist" },
+      { href: LINK_AGAIN_PATH, label: "Email me my link again" },
+      { href: PRIVACY_PATH, label: "Privacy notice" },
     ],
   },
 ];

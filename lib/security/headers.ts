@@ -4,7 +4,7 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
-import { JOIN_PATH, LINK_AGAIN_PATH } from "../content/paths";
+import { JOIN_PATH, LINK_AGAIN_PATH, PRIVACY_PATH } from "../content/paths";
 import { ENTRY_PAGE_PATH } from "../waitlist/entry-link";
 
 export type CspSources = {
@@ -106,9 +106,9 @@ export function consolePageHeaders(nonce: string): Record<string, string> {
 }
 
 /**
- * The waitlist's form pages (/join, /waitlist/link): rendered per request, since each carries a
- * security question or answers a post, so a nonce like the visitor's page; never cached (a
- * question is single-use, and an answer is one visitor's), but indexed like any public page.
+ * The public pages rendered per request (/join and /waitlist/link carry a security question
+ * or answer a post; /privacy states this site's retention setting): a nonce like the visitor's
+ * page; never cached (a question is single-use, an answer is one visitor's), but indexed.
  */
 export function formPageHeaders(nonce: string): Record<string, string> {
   return {
@@ -117,7 +117,7 @@ export function formPageHeaders(nonce: string): Record<string, string> {
   };
 }
 
-const FORM_PAGES: ReadonlySet<string> = new Set([JOIN_PATH, LINK_AGAIN_PATH]);
+const FORM_PAGES: ReadonlySet<string> = new Set([JOIN_PATH, LINK_AGAIN_PATH, PRIVACY_PATH]);
 
 /** The headers of a page rendered per request, given its nonce; undefined for a prerendered page (hashes) or a route. */
 export function perRequestPageHeaders(pathname: string): ((nonce: string) => Record<string, string>) | undefined {

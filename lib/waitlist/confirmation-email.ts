@@ -177,3 +177,23 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
     }
   };
 }
+
+export const LINK_AGAIN_SUBJECT = `Your link to your ${SITE.name} waitlist entry`;
+
+/** The email "Email me my link again" sends: only the link, to the address on the list. */
+export function linkAgainEmail(link: string): ConfirmationEmail {
+  const why = `Someone, probably you, asked for a new link to your entry on the ${SITE.name} waitlist.`;
+  const linkLine = "See your entry, confirm this email address, download your data, or leave the waitlist:";
+  const ignore = "If you did not ask for it, you can ignore this email: the link works only for you, and nothing has changed.";
+  const text = [`Hello,`, "", why, "", linkLine, link, "", ignore, "", `The ${SITE.name} team`, SITE.contactEmail, ""].join("\n");
+  const html = emailHtml({
+    title: LINK_AGAIN_SUBJECT,
+    heading: "Your link, again",
+    body: `<p style="margin:0 0 16px;font-size:16px;line-height:1.6;color:#334155">${escapeHtml(why)}</p>
+<p style="margin:0 0 16px;font-size:15px;line-height:1.6;color:#334155">${escapeHtml(linkLine)}</p>`,
+    link,
+    linkLabel: "Open my waitlist entry",
+    footnote: ignore,
+  });
+  return { subject: LINK_AGAIN_SUBJECT, text, html, link };
+}

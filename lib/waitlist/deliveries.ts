@@ -13,7 +13,8 @@ import { DeliveryWorker, type Channel, type DeliveryKind } from "../outbox/worke
 import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";
 import { renderInvitation, type InvitationTemplate } from "../follow-up/invitation";
-import { confirmationEmail, confirmationEmailChannel, type ComposeEmail } from "./confirmation-email";
+import { confirmationEmail, confirmationEmailChannel, linkAgainEmail, type ComposeEmail } from "./confirmation-email";
+import { LINK_AGAIN_EVENT } from "./link-again";
 import { webhookChannel } from "./webhook";
 
 /** The name leases and logs carry: INSTANCE_ID, or the host name and process id. */
@@ -21,9 +22,12 @@ export function instanceName(env: Env): string {
   return env.INSTANCE_ID ?? `${hostname()}-${process.pid}`;
 }
 
-/** The email a delivery of kind "email" is: an invitation carries its template; the rest are confirmations. */
-const composeEmail: ComposeEmail = (delivery, entry, link) =>
-  delivery.event === "invitation" ? renderInvitation(JSON.parse(delivery.payload ?? "null") as InvitationTemplate, entry, link) : confirmationEmail(entry, link);
+/** The email a delivery of kind "email" is: an invitation carries its template, a link asked for again is only the link; the rest are confirmations. */
+const composeEmail: ComposeEmail = (delivery, entry, link) => {
+  if (delivery.event === "invitation") return renderInvitation(JSON.parse(delivery.payload ?? "null") as InvitationTemplate, entry, link);
+  if (delivery.event === LINK_AGAIN_EVENT) return linkAgainEmail(link);
+  return confirmationEmail(entry, link);
+};
 
 /** The kinds of delivery the environment configures: what is owed about an entry (a sign-up, a follow-up change). */
 export function configuredKinds(env: Env): DeliveryKind[] {

@@ -12,6 +12,8 @@ export const VISITOR_MESSAGES = {
   questionUnavailable: "We couldn't load the security question. Check your connection and choose New question.",
   /** Not in the spec's catalogue: a 503, a temporary condition on our side. Nothing was stored; the form is kept. */
   busy: "We're very busy right now and couldn't save your sign-up. Nothing was lost: please try again in a moment.",
+  /** Not in the spec's catalogue: "Email me my link again" could not be taken for a moment; nothing was done. */
+  busyLinkAgain: "We're very busy right now and couldn't take your request. Please try again in a moment.",
   /** Not in the spec's catalogue: the server refused the address (a throwaway domain); the email field says why. */
   emailRefused: "Please use another email address.",
 } as const;

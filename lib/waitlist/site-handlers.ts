@@ -15,6 +15,8 @@ import { createChallengeHandler, createSignupHandler, type SignupHandler, type S
 import { createEntryActionHandler } from "./visitor-entry";
 import { firstJoinState, joinByForm, joinSource } from "./join-form";
 import type { JoinFormState } from "./join-state";
+import { requestLinkAgain, type LinkAgainState } from "./link-again";
+import { getDatabase } from "../db";
 
 /** The protections, bounds and deliveries as the environment configures them. */
 export function signupOptionsFromEnv(): SignupHandlerOptions {
@@ -29,12 +31,20 @@ export function signupOptionsFromEnv(): SignupHandlerOptions {
     deadlineMs: env.WAITLIST_REQUEST_DEADLINE_MS,
     maxPendingWrites: env.WAITLIST_MAX_PENDING_WRITES,
     emailDomains: { allow: env.WAITLIST_EMAIL_DOMAINS_ALLOW, deny: env.WAITLIST_EMAIL_DOMAINS_DENY },
-    limiter: new SharedRateLimiter({
+    limiter: siteRateLimiter(),
+  };
+}
+
+/** The process's one limiter of form posts per client address: sign-ups and link requests count together. */
+function siteRateLimiter(): SharedRateLimiter {
+  return singleton("site rate limiter", () => {
+    const env = parseEnv();
+    return new SharedRateLimiter({
       max: env.WAITLIST_RATE_LIMIT_MAX,
       windowMs: env.WAITLIST_RATE_LIMIT_WINDOW_SECONDS * 1000,
       maxPending: env.WAITLIST_MAX_PENDING_WRITES,
-    }),
-  };
+    });
+  });
 }
 
 /** POST /api/waitlist. `afterResponse`: Next's after(), which only the route (inside a request) can call. */
@@ -61,4 +71,17 @@ export function firstJoinStateOnSite(referer: string | null, search: URLSearchPa
 /** A post of the join form (its Server Action), answered by this process's sign-up handler. */
 export function joinOnSite(form: FormData, headers: Headers, afterResponse: (work: () => void) => void): Promise<JoinFormState> {
   return joinByForm(form, { headers, handleSignup, secret: siteSecret(), now: Date.now(), afterResponse });
+}
+
+/** A post of "Email me my link again" (its Server Action): the same answer whatever the address. */
+export function linkAgainOnSite(form: FormData, headers: Headers, afterResponse: (work: () => void) => void): Promise<LinkAgainState> {
+  const worker = getDeliveryWorker();
+  return requestLinkAgain(form, {
+    headers,
+    limiter: siteRateLimiter(),
+    deliveries: worker.deliveryKinds,
+    deliverSoon: () => worker.deliverSoon(),
+    afterResponse,
+    database: getDatabase,
+  });
 }

@@ -16,6 +16,7 @@ import { entryByLink, type ByLink } from "./visitor-entry";
 const NOTIFICATIONS: Record<string, string> = {
   "email:created": "the confirmation email to your address",
   "email:invitation": "your invitation email",
+  "email:link_again": "a new link to your page, which you asked for",
   "webhook:created": "a notice of your sign-up to FieldCrew's own systems",
   "webhook:status_changed": "a notice to FieldCrew's own systems that our follow-up with you moved on",
   "webhook:overdue": "a notice to FieldCrew's own systems that we had not reached you within 48 hours",
@@ -52,6 +53,8 @@ export async function loadEntryData(token: string, database: () => Database = ge
       entry: {
         ...signupOf(entry),
         signed_up_at: at(entry.createdAt),
+        // The privacy notice you joined under (/privacy); null if you joined before it existed.
+        privacy_notice_version: entry.noticeVersion,
         email_confirmed_at: at(entry.confirmedAt),
         // How duplicates are recognised: the address in its canonical form (docs/operations.md).
         mailbox: entry.emailNormalized,
