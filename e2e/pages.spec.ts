@@ -9,7 +9,7 @@ test.describe("the landing page", () => {
   test("has the navigation, hero, sections, figures and footer the spec lists", async ({ page }) => {
     await page.goto("/");
     await expect(page).toHaveTitle(/FieldCrew/);
-    await expect(page.getByRole("banner").getByRole("button", { name: "Join Waitlist" })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Join Waitlist" })).toBeVisible();
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 
     for (const id of ["features", "testimonials", "pricing"]) await expect(page.locator(`section#${id}`)).toBeVisible();
@@ -142,7 +142,7 @@ test("an unknown address gets a 404 page with the navigation and a way home", as
   const response = await page.goto("/no-such-page");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "We couldn't find that page" })).toBeVisible();
-  await expect(page.getByRole("banner").getByRole("button", { name: "Join Waitlist" })).toBeVisible();
+  await expect(page.getByRole("banner").getByRole("link", { name: "Join Waitlist" })).toBeVisible();
   await page.getByRole("link", { name: "Back to the home page" }).click();
   await expect(page).toHaveURL(/\/$/);
 });

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { storedEntry, withTestDatabase } from "./support/database";
-import { answerFor, answerForChallenge, fillSignup, openFromHeader, uniqueVisitor, waitlistDialog } from "./support/waitlist";
+import { answerFor, answerForChallenge, enhanced, fillSignup, openFromHeader, uniqueVisitor, waitlistDialog } from "./support/waitlist";
 
 const MESSAGES = {
   wrongAnswer: "Please solve the math challenge correctly.",
@@ -21,18 +21,18 @@ function countSignupRequests(page: Page): { count: number } {
 
 test.describe("opening and closing the dialog", () => {
   const openers: [string, string, (page: Page) => ReturnType<Page["getByRole"]>][] = [
-    ["the navigation", "/", (page) => page.getByRole("banner").getByRole("button", { name: "Join Waitlist" })],
-    ["the hero", "/", (page) => page.getByRole("region", { name: /Run your whole service business/ }).getByRole("button", { name: "Join the Waitlist" })],
-    ["the closing call to action", "/", (page) => page.getByRole("region", { name: "Claim your founding-member spot" }).getByRole("button", { name: "Join the Waitlist" })],
-    ["a pricing plan", "/", (page) => page.locator("#pricing").getByRole("button", { name: "Join Waitlist" }).first()],
-    ["/about", "/about", (page) => page.getByRole("region", { name: "Want to build it with us?" }).getByRole("button", { name: "Join the Waitlist" })],
-    ["/careers", "/careers", (page) => page.getByRole("region", { name: "Run a service business?" }).getByRole("button", { name: "Join the Waitlist" })],
+    ["the navigation", "/", (page) => page.getByRole("banner").getByRole("link", { name: "Join Waitlist" })],
+    ["the hero", "/", (page) => page.getByRole("region", { name: /Run your whole service business/ }).getByRole("link", { name: "Join the Waitlist" })],
+    ["the closing call to action", "/", (page) => page.getByRole("region", { name: "Claim your founding-member spot" }).getByRole("link", { name: "Join the Waitlist" })],
+    ["a pricing plan", "/", (page) => page.locator("#pricing").getByRole("link", { name: "Join Waitlist" }).first()],
+    ["/about", "/about", (page) => page.getByRole("region", { name: "Want to build it with us?" }).getByRole("link", { name: "Join the Waitlist" })],
+    ["/careers", "/careers", (page) => page.getByRole("region", { name: "Run a service business?" }).getByRole("link", { name: "Join the Waitlist" })],
   ];
 
   for (const [where, path, opener] of openers) {
     test(`opens from ${where}, closes with its button and returns focus`, async ({ page }) => {
       await page.goto(path);
-      const button = opener(page);
+      const button = await enhanced(opener(page));
       await button.click();
       const dialog = waitlistDialog(page);
       await expect(dialog).toBeVisible();
@@ -47,7 +47,7 @@ test.describe("opening and closing the dialog", () => {
 
   test("closes with Escape, keeps focus inside while open, and returns focus to the opener", async ({ page }) => {
     await page.goto("/");
-    const opener = page.getByRole("banner").getByRole("button", { name: "Join Waitlist" });
+    const opener = await enhanced(page.getByRole("banner").getByRole("link", { name: "Join Waitlist" }));
     await opener.focus();
     await page.keyboard.press("Enter");
     const dialog = waitlistDialog(page);
@@ -108,7 +108,7 @@ test.describe("the security check", () => {
     for (let i = 0; i < 6; i += 1) {
       seen.add((await question.textContent())!);
       await page.keyboard.press("Escape");
-      await page.getByRole("banner").getByRole("button", { name: "Join Waitlist" }).click();
+      await page.getByRole("banner").getByRole("link", { name: "Join Waitlist" }).click();
     }
     // Six openings drawing from 300 questions: the chance that all six repeat one is negligible.
     expect(seen.size).toBeGreaterThan(1);
@@ -140,7 +140,7 @@ test.describe("submitting through the real endpoint", () => {
 
     await dialog.getByRole("button", { name: "Done" }).click();
     await expect(dialog).toBeHidden();
-    await page.getByRole("banner").getByRole("button", { name: "Join Waitlist" }).click();
+    await page.getByRole("banner").getByRole("link", { name: "Join Waitlist" }).click();
     await expect(waitlistDialog(page).getByRole("heading", { name: "You're On The List!" })).toBeVisible();
     await waitlistDialog(page).getByRole("button", { name: "Add another company" }).click();
     await expect(waitlistDialog(page).getByLabel("Company name")).toHaveValue("");
@@ -339,7 +339,7 @@ test("keyboard only: open, fill, submit and close without a mouse", async ({ pag
   await page.goto("/");
   // From the top of the page: skip link, logo, then the header's button (nav links are hidden below md).
   await page.setViewportSize({ width: 1280, height: 800 });
-  const opener = page.getByRole("banner").getByRole("button", { name: "Join Waitlist" });
+  const opener = await enhanced(page.getByRole("banner").getByRole("link", { name: "Join Waitlist" }));
   for (let i = 0; i < 12 && !(await opener.evaluate((el) => el === document.activeElement)); i += 1) {
     await page.keyboard.press("Tab");
   }

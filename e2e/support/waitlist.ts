@@ -40,8 +40,17 @@ export async function fillSignup(dialog: Locator, visitor: Visitor): Promise<voi
   if (visitor.notes) await dialog.getByLabel("Notes").fill(visitor.notes);
 }
 
+/**
+ * A Join link opens the dialog once the page's script has run; until then it is a plain link to
+ * the join page (which is what a visitor without JavaScript gets). Waits for the former.
+ */
+export async function enhanced(link: Locator): Promise<Locator> {
+  await expect(link).toHaveAttribute("aria-haspopup", "dialog");
+  return link;
+}
+
 export async function openFromHeader(page: Page): Promise<Locator> {
-  await page.getByRole("banner").getByRole("button", { name: "Join Waitlist" }).click();
+  await (await enhanced(page.getByRole("banner").getByRole("link", { name: "Join Waitlist" }))).click();
   const dialog = waitlistDialog(page);
   await expect(dialog).toBeVisible();
   return dialog;

@@ -37,7 +37,7 @@ try {
     }
 
     await page.goto(baseUrl + "/");
-    await page.getByRole("banner").getByRole("button", { name: "Join Waitlist" }).click();
+    await page.getByRole("banner").getByRole("link", { name: "Join Waitlist" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByTestId("math-question").waitFor();
     await page.screenshot({ path: `${outDir}/dialog-${device}.png` });

@@ -62,7 +62,7 @@ export type LinkAgainContext = {
   deliveries: readonly DeliveryKind[];
   deliverSoon: () => void;
   /** Runs work once the answer has gone out: Next's after(). */
-  afterResponse: (work: () => void) => void;
+  afterResponse: (work: () => Promise<void>) => void;
   database: () => Database;
   now?: Date;
 };
@@ -87,11 +87,11 @@ export async function requestLinkAgain(form: FormData, context: LinkAgainContext
   }
 
   if (context.deliveries.includes("email")) {
-    context.afterResponse(() => {
+    context.afterResponse(() =>
       oweLinkAgain(context.database(), parsed.data, now)
-        .then((owed) => owed && context.deliverSoon())
-        .catch((error: unknown) => log.warn({ fault: "link_again", ...errorFields(error) }, "owing a link asked for again failed; the visitor can ask again"));
-    });
+        .then((owed) => void (owed && context.deliverSoon()))
+        .catch((error: unknown) => log.warn({ fault: "link_again", ...errorFields(error) }, "owing a link asked for again failed; the visitor can ask again")),
+    );
   }
   return { email: parsed.data, answer: LINK_AGAIN_ANSWER };
 }
