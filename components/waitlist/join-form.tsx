@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useId, useRef } from "react";
+import { useActionState, useEffect, useId, useRef, useState } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { NEW_QUESTION_INTENT, type JoinFormState } from "@/lib/waitlist/join-state";
 import { HONEYPOT_FIELD, SOURCE_FIELDS, type WaitlistField } from "@/lib/waitlist/schema";
@@ -31,6 +31,10 @@ export function JoinForm({ initial, action, titleId }: Props) {
   const [state, formAction, pending] = useActionState(action, initial);
   const container = useRef<HTMLDivElement>(null);
   const fieldId = (name: string) => `${id}-${name}`;
+  // Each answer draws a new form: its fields start from the answer's values. (Kept in place, React
+  // would reset the old form after the action, and a select resets to its first default, not the kept choice.)
+  const [shown, setShown] = useState({ state, round: 0 });
+  if (shown.state !== state) setShown({ state, round: shown.round + 1 });
 
   // With a script, an answer arrives without a page load, so the focus goes where autofocus
   // takes it when the page loads: the first refused field, else the message, else the success title.
@@ -53,7 +57,7 @@ export function JoinForm({ initial, action, titleId }: Props) {
         <>
           <WaitlistIntro titleId={titleId} level="h1" />
           <div className="mt-6">
-            <RefusableForm state={state} action={formAction} pending={pending} fieldId={fieldId} />
+            <RefusableForm key={shown.round} state={state} action={formAction} pending={pending} fieldId={fieldId} />
           </div>
         </>
       )}
@@ -73,6 +77,9 @@ function RefusableForm({ state, action, pending, fieldId }: FormProps) {
   const firstRefused = SHOWN_ORDER.find((name) => state.errors[name]);
   return (
     <form action={action} noValidate className="space-y-5">
+      {/* Enter in a field presses the form's first submit button; without this one that would be
+          "New question" (a submit button too, so it works with no script). Unseen, unreachable by Tab. */}
+      <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
       {SOURCE_FIELDS.map((name) => (
         <input key={name} type="hidden" name={name} value={state.values[name]} />
       ))}
