@@ -88,6 +88,8 @@ const targets = [
   { name: "/", url: `${site.url}/` },
   { name: "/about", url: `${site.url}/about` },
   { name: "/careers", url: `${site.url}/careers` },
+  // Rendered per request (its own security question), unlike the three prerendered pages.
+  { name: "/join", url: `${site.url}/join` },
 ].filter((target) => target.name === "hello-world" || !onlyPages || onlyPages.includes(target.name));
 const resultsDir = path.join("bench", "results", `lighthouse-${new Date().toISOString().replace(/[:.]/g, "-")}`);
 mkdirSync(resultsDir, { recursive: true });

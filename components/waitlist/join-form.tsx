@@ -3,7 +3,8 @@
 import { useActionState, useEffect, useId, useRef, useState } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { NEW_QUESTION_INTENT, type JoinFormState } from "@/lib/waitlist/join-state";
-import { HONEYPOT_FIELD, SOURCE_FIELDS, type WaitlistField } from "@/lib/waitlist/schema";
+import { HONEYPOT_FIELD, SOURCE_FIELDS } from "@/lib/waitlist/form-names";
+import type { WaitlistField } from "@/lib/waitlist/schema";
 import { Honeypot } from "./honeypot";
 import { MathChallenge } from "./math-challenge";
 import { PrivacyLine, SignupRefusal, WaitlistIntro } from "./signup-notes";

@@ -4,7 +4,10 @@
  * the tests exercise it directly, so the three can never disagree.
  */
 import { z } from "zod";
+import { HONEYPOT_FIELD, SOURCE_FIELDS } from "./form-names";
 import { LIMITS } from "./limits";
+
+export { HONEYPOT_FIELD, SOURCE_FIELDS };
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "./options";
 
 export { LIMITS };
@@ -83,16 +86,8 @@ export const FREE_TEXT_FIELDS = Object.entries(waitlistSignupSchema.shape)
   .filter(([, field]) => !(field instanceof z.ZodEnum))
   .map(([name]) => name as keyof z.output<typeof waitlistSignupSchema>);
 
-/** The sign-up's origin: stored with it, shown by the operator tool. */
-export const SOURCE_FIELDS = ["source_page", "utm_source", "utm_medium", "utm_campaign"] as const;
 export type SignupSource = { [K in (typeof SOURCE_FIELDS)[number]]: string | null };
 
-/**
- * A field the form hides from people (docs/security.md). Programs that fill in
- * every field fill this one too; a sign-up with it filled is answered like any
- * other and not stored.
- */
-export const HONEYPOT_FIELD = "website";
 
 /** What the form posts: the sign-up, the answered security question and the honeypot. */
 export type SignupRequestBody = WaitlistSignup & {
