@@ -55,10 +55,11 @@ export function joinSource(referer: string | null, search: URLSearchParams, ownO
 /** The form as first shown: empty, with a new question whose clock starts now. */
 export function firstJoinState(secret: string, now: number, source: SignupSource): JoinFormState {
   const blank = Object.fromEntries(JOIN_FIELDS.map((name) => [name, ""])) as JoinValues;
-  return { outcome: "form", values: { ...blank, ...nonNull(source) }, errors: {}, question: serverQuestion(secret, now, null) };
+  return { outcome: "form", values: { ...blank, ...sourceValues(source) }, errors: {}, question: serverQuestion(secret, now, null) };
 }
 
-function nonNull(source: SignupSource): Partial<JoinValues> {
+/** The source fields as the form carries them: text, empty for none. */
+function sourceValues(source: SignupSource): Partial<JoinValues> {
   return Object.fromEntries(SOURCE_FIELDS.map((name) => [name, source[name] ?? ""]));
 }
 
