@@ -4,11 +4,10 @@ import { useActionState, useEffect, useId, useRef, useState } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { NEW_QUESTION_INTENT, type JoinFormState } from "@/lib/waitlist/join-state";
 import { HONEYPOT_FIELD, SOURCE_FIELDS } from "@/lib/waitlist/form-names";
-import type { WaitlistField } from "@/lib/waitlist/schema";
 import { Honeypot } from "./honeypot";
 import { MathChallenge } from "./math-challenge";
 import { PrivacyLine, SignupRefusal, WaitlistIntro } from "./signup-notes";
-import { SignupFields } from "./signup-fields";
+import { firstRefusedField, SignupFields } from "./signup-fields";
 import { SignupSuccess } from "./signup-success";
 
 type Props = {
@@ -19,8 +18,6 @@ type Props = {
   titleId: string;
 };
 
-/** The order fields are shown in, so the first refused one takes the focus. */
-const SHOWN_ORDER: WaitlistField[] = ["company_name", "contact_name", "email", "phone", "business_type", "company_size", "notes"];
 
 /**
  * The join page's form. Without a script it is a plain form post answered by the page
@@ -75,7 +72,7 @@ type FormProps = {
 
 /** The form as the last answer left it: values kept, errors beside their fields, the question to answer. */
 function RefusableForm({ state, action, pending, fieldId }: FormProps) {
-  const firstRefused = SHOWN_ORDER.find((name) => state.errors[name]);
+  const firstRefused = firstRefusedField(state.errors);
   return (
     <form action={action} noValidate className="space-y-5">
       {/* Enter in a field presses the form's first submit button; without this one that would be

@@ -17,7 +17,7 @@ import { submitSignup } from "@/lib/waitlist/submit";
 import { Honeypot } from "./honeypot";
 import { MathChallenge } from "./math-challenge";
 import { PrivacyLine, SignupRefusal } from "./signup-notes";
-import { SignupFields } from "./signup-fields";
+import { firstRefusedField, SignupFields } from "./signup-fields";
 import { useServerChallenge } from "./use-server-challenge";
 
 type Props = {
@@ -28,8 +28,6 @@ type Props = {
 
 type Status = { state: "idle" | "submitting" } | { state: "error"; message: string };
 
-/** The schema's fields, in the order the form shows them, so the first invalid one can take focus. */
-const FIELD_ORDER = Object.keys(waitlistSignupSchema.shape) as WaitlistField[];
 
 export function WaitlistForm({ openCount, onSuccess }: Props) {
   const id = useId();
@@ -78,7 +76,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
 
     if (!parsed.success || !question || !answerIsRight) {
       setStatus({ state: "idle" });
-      const firstInvalid = FIELD_ORDER.find((name) => errors[name]);
+      const firstInvalid = firstRefusedField(errors);
       const target = firstInvalid ? fieldId(firstInvalid) : fieldId("answer");
       form.querySelector<HTMLElement>(`#${CSS.escape(target)}`)?.focus();
       return;
@@ -99,7 +97,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
     setFieldErrors(result.fields ?? {});
     setStatus({ state: "error", message: result.message });
     // A field the server refused (a throwaway email domain) is where the visitor goes next.
-    const refusedField = FIELD_ORDER.find((name) => result.fields?.[name]);
+    const refusedField = firstRefusedField(result.fields);
     if (refusedField) form.querySelector<HTMLElement>(`#${CSS.escape(fieldId(refusedField))}`)?.focus();
     if (result.newQuestion) {
       renewChallenge();

@@ -12,8 +12,7 @@ import { fieldErrorsOf, HONEYPOT_FIELD, SOURCE_FIELDS, waitlistSignupSchema, typ
 import { refusalOf, WAITLIST_ENDPOINT, type ServerChallenge } from "./submit";
 import type { SignupHandler } from "./handler";
 import { JOIN_PATH } from "../content/paths";
-import { LIMITS } from "./limits";
-import { UTM_FIELDS } from "./source";
+import { campaignIn, sourceOf } from "./source";
 import { NEW_QUESTION_INTENT, type JoinFormState, type JoinValues } from "./join-state";
 
 /** What the join form posts besides the question and the honeypot: the sign-up's fields, its source included. */
@@ -42,14 +41,9 @@ export function joinSource(referer: string | null, search: URLSearchParams, ownO
     from = undefined;
   }
   const ours = from && from.origin === ownOrigin ? from : undefined;
-  const campaignFrom = UTM_FIELDS.some((field) => search.get(field)) ? search : (ours?.searchParams ?? search);
-  const text = (value: string | null | undefined, max: number) => (value ? value.trim().slice(0, max) || null : null);
-  return {
-    source_page: text(ours && ours.pathname !== JOIN_PATH ? ours.pathname : JOIN_PATH, LIMITS.sourcePage),
-    utm_source: text(campaignFrom.get("utm_source"), LIMITS.utm),
-    utm_medium: text(campaignFrom.get("utm_medium"), LIMITS.utm),
-    utm_campaign: text(campaignFrom.get("utm_campaign"), LIMITS.utm),
-  };
+  const campaign = campaignIn(search);
+  const page = ours && ours.pathname !== JOIN_PATH ? ours.pathname : JOIN_PATH;
+  return sourceOf(page, Object.keys(campaign).length > 0 ? campaign : campaignIn(ours?.searchParams ?? search));
 }
 
 /** The form as first shown: empty, with a new question whose clock starts now. */

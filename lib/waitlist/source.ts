@@ -18,18 +18,23 @@ type Storage = Pick<globalThis.Storage, "getItem" | "setItem">;
  * utm parameters replaces it (the last campaign wins); pages without them keep it.
  */
 export function rememberCampaign(search: string, storage: Storage | undefined): void {
-  const params = new URLSearchParams(search);
-  const campaign: Record<string, string> = {};
-  for (const field of UTM_FIELDS) {
-    const value = params.get(field)?.trim();
-    if (value) campaign[field] = value.slice(0, LIMITS.utm);
-  }
+  const campaign = campaignIn(new URLSearchParams(search));
   if (Object.keys(campaign).length === 0) return;
   try {
     storage?.setItem(STORAGE_KEY, JSON.stringify(campaign));
   } catch {
     // Storage can be full or switched off; the sign-up then goes without a campaign.
   }
+}
+
+/** The utm parameters of a query string that have a value, trimmed and clamped; {} for none. */
+export function campaignIn(params: URLSearchParams): Record<string, string> {
+  const campaign: Record<string, string> = {};
+  for (const field of UTM_FIELDS) {
+    const value = params.get(field)?.trim();
+    if (value) campaign[field] = value.slice(0, LIMITS.utm);
+  }
+  return campaign;
 }
 
 function recalledCampaign(storage: Storage | undefined): Record<string, unknown> {
@@ -43,7 +48,11 @@ function recalledCampaign(storage: Storage | undefined): Record<string, unknown>
 
 /** The source fields to send with a sign-up made on `pathname`, clamped to what the server accepts. */
 export function signupSource(pathname: string, storage: Storage | undefined): SignupSource {
-  const campaign = recalledCampaign(storage);
+  return sourceOf(pathname, recalledCampaign(storage));
+}
+
+/** A sign-up's source fields from its page's path and a campaign (remembered, or read from a query string). */
+export function sourceOf(pathname: string, campaign: Record<string, unknown>): SignupSource {
   const text = (value: unknown) => (typeof value === "string" && value ? value.slice(0, LIMITS.utm) : null);
   return {
     source_page: pathname.startsWith("/") ? pathname.slice(0, LIMITS.sourcePage) : null,
