@@ -15,7 +15,7 @@ import { NEW_QUESTION_INTENT, type JoinFormState } from "@/lib/waitlist/join-sta
 import { VISITOR_MESSAGES } from "@/lib/waitlist/messages";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/security/client-address";
 import { SharedRateLimiter } from "@/lib/security/rate-limit";
-import { isForeignPagePost } from "@/lib/security/origin";
+import { isForeignPagePost, ownOrigins } from "@/lib/security/origin";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
 import { validSignup } from "./support/requests";
 
@@ -24,6 +24,7 @@ setUpTestDatabase();
 const SECRET = "join-form-test-secret-0123456789abcdef";
 const SITE = "https://fieldcrew.example";
 const START = Date.parse("2026-11-24T09:00:00Z");
+const OURS: ReadonlySet<string> = new Set([SITE]);
 
 let clock: number;
 let captured: ReturnType<typeof captureLog>;
@@ -164,20 +165,28 @@ describe("the join form's post", () => {
 
 describe("the join page's first state", () => {
   it("starts empty with a question, the referring page of ours as the source, and the campaign", () => {
-    const state = asForm(firstJoinState(SECRET, clock, joinSource(`${SITE}/careers?utm_source=news`, new URLSearchParams(), SITE)));
+    const state = asForm(firstJoinState(SECRET, clock, joinSource(`${SITE}/careers?utm_source=news`, new URLSearchParams(), OURS)));
     expect(state.values).toMatchObject({ company_name: "", email: "", source_page: "/careers", utm_source: "news", utm_medium: "" });
     expect(state.question.token).toMatch(/\./);
   });
 
   it("names the join page itself for a visit from elsewhere, and prefers the join page's own campaign", () => {
-    expect(joinSource("https://elsewhere.example/careers", new URLSearchParams("utm_campaign=spring"), SITE)).toEqual({
+    expect(joinSource("https://elsewhere.example/careers", new URLSearchParams("utm_campaign=spring"), OURS)).toEqual({
       source_page: "/join",
       utm_source: null,
       utm_medium: null,
       utm_campaign: "spring",
     });
-    expect(joinSource(null, new URLSearchParams(), SITE).source_page).toBe("/join");
-    expect(joinSource("not a url", new URLSearchParams(), SITE).source_page).toBe("/join");
+    expect(joinSource(null, new URLSearchParams(), OURS).source_page).toBe("/join");
+    expect(joinSource("not a url", new URLSearchParams(), OURS).source_page).toBe("/join");
+  });
+
+  it("knows our pages by SITE_URL and by the address the request came in on (a port or proxy SITE_URL does not name)", () => {
+    const request = { url: "http://localhost:3400/join", headers: new Headers({ host: "localhost:3400" }) };
+    const ours = ownOrigins(request, SITE);
+    expect(joinSource("http://localhost:3400/careers", new URLSearchParams(), ours).source_page).toBe("/careers");
+    expect(joinSource(`${SITE}/about`, new URLSearchParams(), ours).source_page).toBe("/about");
+    expect(joinSource("http://localhost:3000/about", new URLSearchParams(), ours).source_page).toBe("/join");
   });
 });
 

@@ -16,8 +16,11 @@ export function isForeignOrigin(request: RequestLike, siteOrigin: string): boole
   return !ownOrigins(request, siteOrigin).has(origin.toLowerCase());
 }
 
-/** `siteOrigin`: the origin of SITE_URL, e.g. https://fieldcrew.app. */
-function ownOrigins(request: RequestLike, siteOrigin: string): Set<string> {
+/**
+ * The origins that are this site's: SITE_URL's, and the address the browser used as the server
+ * (or a proxy in front of it) saw it. `siteOrigin`: the origin of SITE_URL, e.g. https://fieldcrew.app.
+ */
+export function ownOrigins(request: RequestLike, siteOrigin: string): Set<string> {
   const requestUrl = new URL(request.url);
   const origins = new Set([siteOrigin, requestUrl.origin]);
   // The address the visitor's browser used, as the server (or a proxy in front of it) saw it.

@@ -33,14 +33,14 @@ export type JoinContext = {
  * and the campaign of the join page's own address, or else of that page's. (The dialog
  * remembers the campaign of the visit's landing page; without a script there is no memory.)
  */
-export function joinSource(referer: string | null, search: URLSearchParams, ownOrigin: string): SignupSource {
+export function joinSource(referer: string | null, search: URLSearchParams, ownOrigins: ReadonlySet<string>): SignupSource {
   let from: URL | undefined;
   try {
     from = referer ? new URL(referer) : undefined;
   } catch {
     from = undefined;
   }
-  const ours = from && from.origin === ownOrigin ? from : undefined;
+  const ours = from && ownOrigins.has(from.origin.toLowerCase()) ? from : undefined;
   const campaign = campaignIn(search);
   const page = ours && ours.pathname !== JOIN_PATH ? ours.pathname : JOIN_PATH;
   return sourceOf(page, Object.keys(campaign).length > 0 ? campaign : campaignIn(ours?.searchParams ?? search));

@@ -17,6 +17,8 @@ import { firstJoinState, joinByForm, joinSource } from "./join-form";
 import type { JoinFormState } from "./join-state";
 import { requestLinkAgain, type LinkAgainState } from "./link-again";
 import { getDatabase } from "../db";
+import { JOIN_PATH } from "../content/paths";
+import { ownOrigins } from "../security/origin";
 
 /** The protections, bounds and deliveries as the environment configures them. */
 export function signupOptionsFromEnv(): SignupHandlerOptions {
@@ -63,9 +65,14 @@ export function handleEntryAction(request: Request): Promise<Response> {
   return singleton("entry action handler", () => createEntryActionHandler({ siteUrl: parseEnv().SITE_URL, secret: siteSecret() }))(request);
 }
 
-/** The join page's first state: a new question, and where the visitor came from. */
-export function firstJoinStateOnSite(referer: string | null, search: URLSearchParams): JoinFormState {
-  return firstJoinState(siteSecret(), Date.now(), joinSource(referer, search, new URL(parseEnv().SITE_URL).origin));
+/**
+ * The join page's first state: a new question, and where the visitor came from (a Referer from
+ * SITE_URL or from the address this request came in on counts as one of our pages).
+ */
+export function firstJoinStateOnSite(headers: Headers, search: URLSearchParams): JoinFormState {
+  const request = { url: `http://${headers.get("host") ?? "localhost"}${JOIN_PATH}`, headers };
+  const ours = ownOrigins(request, new URL(parseEnv().SITE_URL).origin);
+  return firstJoinState(siteSecret(), Date.now(), joinSource(headers.get("referer"), search, ours));
 }
 
 /** A post of the join form (its Server Action), answered by this process's sign-up handler. */

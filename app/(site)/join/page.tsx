@@ -17,7 +17,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function JoinPage({ searchParams }: Props) {
   const [query, requestHeaders] = await Promise.all([searchParams, headers()]);
   const search = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
-  const initial = firstJoinStateOnSite(requestHeaders.get("referer"), search);
+  const initial = firstJoinStateOnSite(new Headers(requestHeaders), search);
   return (
     <section aria-labelledby="join-title" className="bg-slate-50 px-3 py-10 sm:px-6 sm:py-16">
       <div className="mx-auto max-w-2xl rounded-2xl bg-white p-5 text-slate-800 shadow-xl ring-1 ring-slate-200 sm:p-8">
