@@ -19,6 +19,7 @@ import { PrismaClient } from "../generated/prisma/client";
 import { forgetSingleton, singleton } from "../singleton";
 import { betterSqlite3InWorker, type WorkerConnectionOptions } from "./worker-connection";
 import { temporaryKind } from "./errors";
+import { libsqlFileAdapter } from "./libsql-file";
 
 export { Prisma } from "../generated/prisma/client";
 export { DatabaseUnavailable, isTemporary, temporaryKind, type TemporaryKind } from "./errors";
@@ -68,7 +69,10 @@ export class DatabaseMissing extends Error {}
 
 /** The driver adapter for a database (prisma.config.ts makes the same choice for Prisma's CLI). */
 function driverAdapter(settings: DatabaseSettings, connection: ConnectionOptions): SqlDriverAdapterFactory {
-  if (settings.driver === "libsql") return new PrismaLibSQL({ url: settings.url, authToken: settings.authToken });
+  if (settings.driver === "libsql") {
+    const libsql = new PrismaLibSQL({ url: settings.url, authToken: settings.authToken });
+    return settings.file === undefined ? libsql : libsqlFileAdapter(libsql);
+  }
   return betterSqlite3InWorker({
     file: settings.file,
     busyTimeoutMs: BUSY_TIMEOUT_MS,
@@ -117,19 +121,25 @@ export async function enableWal(database: Database): Promise<void> {
 }
 
 /**
- * Runs a write transaction again while another connection holds the write lock, for up to
- * BUSY_TIMEOUT_MS: what SQLite's busy timeout does for a single statement, for a whole
- * interactive transaction, whose first write can meet the lock (libSQL's embedded engine
- * has no busy timeout at all). Only "busy" is tried again; any other failure is thrown.
- * For operators' actions, which are rare and small; the sign-up path has its own bounds.
+ * Runs a write (a statement or a whole transaction) again while another connection holds the
+ * write lock, until BUSY_TIMEOUT_MS after the first try: what SQLite's busy timeout does for a
+ * single statement, for the cases it does not cover. libSQL's embedded engine has no busy
+ * timeout at all, so every lock another process holds (a second instance, the operator shell)
+ * failed a sign-up at once; an interactive transaction's first write can meet the lock too.
+ * A busy that comes back only after better-sqlite3 waited out the timeout is past the window
+ * and thrown, so nothing waits twice. Only "busy" is tried again; any other failure is thrown.
+ * Used by operators' actions and by the sign-up path's writes (the sign-up batch, the rate-limit count).
  */
 export async function whileBusy<T>(transaction: () => Promise<T>, waitMs = BUSY_TIMEOUT_MS): Promise<T> {
   const giveUpAt = Date.now() + waitMs;
   for (let attempt = 1; ; attempt += 1) {
+    const attemptStarted = Date.now();
     try {
       return await transaction();
     } catch (error) {
-      if (temporaryKind(error) !== "database_busy" || Date.now() >= giveUpAt) throw error;
+      // An attempt that itself took half the window already waited in SQLite's busy handler.
+      const waitedInSqlite = Date.now() - attemptStarted >= waitMs / 2;
+      if (temporaryKind(error) !== "database_busy" || waitedInSqlite || Date.now() >= giveUpAt) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.min(200, 10 * attempt) + Math.random() * 20));
     }
   }

@@ -13,7 +13,7 @@
  */
 import "server-only";
 import { createHmac, randomUUID } from "node:crypto";
-import { getDatabase, isTemporary, Prisma, type Database } from "../db";
+import { getDatabase, isTemporary, Prisma, whileBusy, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
 import { errorFields, log } from "../log";
@@ -172,10 +172,12 @@ async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome
   const rows = batch.map(({ signup, challengeId }) => rowOf(signup, challengeId, createdAt));
   let inserted: Returned[];
   try {
-    inserted = await insertRows(database, rows, batch);
+    // A lock met before the busy timeout ran out (libSQL's embedded engine does not wait at all)
+    // is tried again within it; nothing of a failed attempt was written (lib/db whileBusy).
+    inserted = await whileBusy(() => insertRows(database, rows, batch));
   } catch (error) {
-    // The database cannot take writes now (locked, full, unreachable): nothing was written,
-    // and writing the rows one by one would only make each caller wait that much longer.
+    // The database cannot take writes now (locked past the busy timeout, full, unreachable): nothing
+    // was written, and writing the rows one by one would only make each caller wait that much longer.
     if (isTemporary(error)) throw error;
     // Refused for another reason than a unique index (a trigger, a CHECK): the statement
     // failed as a whole. Write each row on its own so only the bad one fails.

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { BENCH_SECRET, ensureBuild, freshDatabase, startSiteServer, type SiteServer } from "@/bench/support/site-server";
 import { solve } from "@/lib/waitlist/challenge";
 import { issueChallenge } from "@/lib/waitlist/challenge-token";
@@ -89,8 +89,8 @@ beforeAll(async () => {
   databaseFile = freshDatabase("instances");
   database = createDatabase({ driver: "better-sqlite3", file: databaseFile });
   [a, b] = await Promise.all([
-    startSiteServer({ port: 3251, databaseFile, env: serverEnv("a") }),
-    startSiteServer({ port: 3252, databaseFile, env: serverEnv("b") }),
+    startSiteServer({ port: 3251, databaseFile, env: serverEnv("a"), output: true }),
+    startSiteServer({ port: 3252, databaseFile, env: serverEnv("b"), output: true }),
   ]);
 }, 180_000);
 
@@ -111,14 +111,26 @@ async function deliveriesSettled(): Promise<{ owed: number; acceptedOnce: number
   };
 }
 
+/** What each server logged as a fault, printed when a test fails: a status alone does not say why. */
+function printFaultsOnFailure(): void {
+  onTestFailed(() => {
+    for (const [name, server] of [["a", a], ["b", b]] as const) {
+      const faults = server.output().split("\n").filter((line) => line.includes('"fault"'));
+      console.error(`server ${name} faults:\n${faults.join("\n") || "(none)"}`);
+    }
+  });
+}
+
 describe("two servers on one database", () => {
   it("limit one address across both: the sixth attempt is refused whichever server gets it", async () => {
+    printFaultsOnFailure();
     const answers = [];
     for (let i = 0; i < 8; i += 1) {
       // Bad requests count too; every other attempt goes to the other server.
       answers.push(await post(i % 2 ? b : a, i < 3 ? "{}" : body(), "198.51.100.77"));
     }
-    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 201, 201, 429, 429, 429]);
+    const codes = JSON.stringify(answers.map((answer) => answer.body.code ?? null));
+    expect(answers.map((answer) => answer.status), codes).toEqual([400, 400, 400, 201, 201, 429, 429, 429]);
     expect(Number(answers[5]!.retryAfter)).toBeGreaterThan(500);
   });
 

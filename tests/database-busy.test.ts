@@ -1,0 +1,46 @@
+/**
+ * Another connection holds the write lock for a moment (a second instance, the operator shell),
+ * on the driver under test. The site's client must come out of it whole: on libSQL's file
+ * engine one write that failed busy used to leave the client holding the lock for good
+ * (lib/db/libsql-file.ts), so no process could write again.
+ */
+import { describe, expect, it } from "vitest";
+import { getDatabase, temporaryKind } from "@/lib/db";
+import { holdWriteLock, setUpTestDatabase } from "./support/database";
+
+const { file } = setUpTestDatabase();
+
+const countOne = (key: string) =>
+  getDatabase().$executeRaw`INSERT INTO rate_limit_windows (key, attempts, expires_at) VALUES (${key}, 1, 1)`;
+
+describe("after a write met another connection's lock", () => {
+  it("the client's later writes and transactions go through, and another connection can take the lock again", async () => {
+    const lock = await holdWriteLock(file);
+    let failure: unknown;
+    try {
+      // Waits up to the busy timeout on better-sqlite3 and fails at once on libSQL: busy either way.
+      await countOne("during");
+    } catch (error) {
+      failure = error;
+    } finally {
+      await lock.release();
+    }
+    expect(temporaryKind(failure)).toBe("database_busy");
+
+    const database = getDatabase();
+    await database.$transaction([countOne("after-1"), countOne("after-2")]);
+    await database.$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE rate_limit_windows SET attempts = attempts + 1 WHERE key = 'after-1'`;
+    });
+    await countOne("after-3");
+    expect((await database.rateLimitWindow.findMany({ orderBy: { key: "asc" } })).map((row) => [row.key, row.attempts])).toEqual([
+      ["after-1", 2],
+      ["after-2", 1],
+      ["after-3", 1],
+    ]);
+
+    // Nothing of this process still holds the lock: another connection gets it at once.
+    const again = await holdWriteLock(file);
+    await again.release();
+  }, 15_000);
+});
