@@ -146,6 +146,23 @@ test.describe("submitting through the real endpoint", () => {
     await expect(waitlistDialog(page).getByLabel("Company name")).toHaveValue("");
   });
 
+  test("on a phone, a long address wraps inside the confirmation instead of running past its edge", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/");
+    const dialog = await openFromHeader(page);
+    const visitor = uniqueVisitor("a-long-mailbox-name-that-is-one-word");
+    await fillSignup(dialog, visitor);
+    await dialog.getByLabel("Security check").fill(await answerFor(dialog));
+    await dialog.getByRole("button", { name: "Secure My Spot" }).click();
+
+    const confirmation = dialog.getByText(visitor.email, { exact: false });
+    await expect(confirmation).toBeVisible();
+    const fits = await confirmation.evaluate((paragraph) => paragraph.scrollWidth <= paragraph.clientWidth);
+    expect(fits).toBe(true);
+    const [text, box] = [await confirmation.boundingBox(), await dialog.boundingBox()];
+    expect(text!.x + text!.width).toBeLessThanOrEqual(box!.x + box!.width);
+  });
+
   test("a duplicate email shows the already-on-the-list message, keeps the form, and brings a new question", async ({ page }) => {
     const visitor = uniqueVisitor("dup");
     await page.goto("/");

@@ -21,7 +21,8 @@ export function SignupSuccess({ joined, titleId, level: Title = "h2", children }
       <Title id={titleId} tabIndex={-1} data-initial-focus className="mt-4 text-2xl font-bold text-slate-900 sm:text-3xl">
         You&apos;re On The List!
       </Title>
-      <p className="mx-auto mt-3 max-w-md text-slate-700">
+      {/* A long address or name is one unbroken word: it wraps inside the box instead of running past it on a phone. */}
+      <p className="mx-auto mt-3 max-w-md break-words text-slate-700">
         Thanks, {joined.contact_name}. {joined.company_name} has a founding-member spot waiting. Our team will reach out
         within {FIGURES.responseHours} hours at {joined.email} to learn about your business and set up early access.
       </p>
