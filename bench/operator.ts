@@ -7,8 +7,6 @@
  * the full CSV download's time and peak memory (it must stay flat).
  * The same functions the pages and the download call, without HTTP around them.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createDatabase } from "../lib/db";
@@ -18,15 +16,10 @@ import { listPage, parseListQuery } from "../lib/operator/list";
 import { overview } from "../lib/operator/overview";
 import { followUpMetrics } from "../lib/follow-up/metrics";
 import { queuePage } from "../lib/follow-up/queue";
+import { seededDatabase } from "./support/site-server";
 
 const { values } = parseArgs({ options: { database: { type: "string" }, count: { type: "string", default: "1000000" }, runs: { type: "string", default: "15" } } });
-const file = path.resolve(values.database ?? path.join(".tmp", "bench-operator", `seed-${values.count}.db`));
-if (!existsSync(file)) {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const env = { ...process.env, DATABASE_URL: `file:${file}` };
-  execFileSync(path.join("node_modules", ".bin", "tsx"), ["prisma/migrate.ts"], { env, stdio: "inherit" });
-  execFileSync(path.join("node_modules", ".bin", "tsx"), ["prisma/seed.ts", "--count", values.count!], { env, stdio: "inherit" });
-}
+const file = seededDatabase(Number(values.count), values.database);
 const database = createDatabase(databaseSettings({ DATABASE_URL: `file:${file}`, DATABASE_DRIVER: "better-sqlite3", DATABASE_AUTH_TOKEN: undefined }));
 const rows = await database.waitlistEntry.count();
 

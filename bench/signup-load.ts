@@ -19,13 +19,12 @@
  *
  *   npm run bench:signups      BENCH_SECONDS=10 BENCH_ROUNDS=5 by default
  */
-import { copyFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { signupBodyFor, uniqueSignupBody } from "./support/signups";
-import { ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "./support/site-server";
+import { copyDatabase, ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "./support/site-server";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 // 3 rounds gave ratios that swung by more than the targets' margin between runs of the same code.
@@ -159,16 +158,8 @@ function summary(name: string, runs: Measurement[]) {
 }
 
 ensureBuild(true);
-const siteDb = freshDatabase("bench-signups");
-if (SEEDED_DATABASE) {
-  // Everything into the main file first, so the copy is the whole database.
-  const source = new Database(SEEDED_DATABASE);
-  source.pragma("wal_checkpoint(TRUNCATE)");
-  source.close();
-  copyFileSync(SEEDED_DATABASE, siteDb);
-  for (const suffix of ["-wal", "-shm"]) rmSync(`${siteDb}${suffix}`, { force: true });
-  console.log(`On a copy of ${SEEDED_DATABASE} (${new Database(siteDb, { readonly: true }).prepare("SELECT count(*) AS n FROM waitlist_entries").pluck().get()} entries)`);
-}
+// A seeded database is copied whole first; otherwise a fresh, migrated one.
+const siteDb = SEEDED_DATABASE ? copyDatabase(SEEDED_DATABASE, "bench-signups") : freshDatabase("bench-signups");
 const baselineDb = freshDatabase("bench-baseline");
 const site = await startSiteServer({ port: 3243, databaseFile: siteDb, env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1", ...webhookEnv } });
 const signupRuns: Measurement[] = [];

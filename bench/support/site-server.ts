@@ -3,9 +3,10 @@
  * child process on a database of its own, for the crash, soak and load runs.
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
+import Database from "better-sqlite3";
 
 export const BENCH_SECRET = "bench-only-secret-not-for-production-0123456789";
 
@@ -40,6 +41,37 @@ export function freshDatabase(name: string): string {
     stdio: "pipe",
   });
   return file;
+}
+
+/**
+ * A copy of `source` (a seeded database, say) as a fresh database under .tmp/<name>/: its log is
+ * checkpointed into the main file first, so the copy is the whole database.
+ */
+export function copyDatabase(source: string, name: string): string {
+  const file = freshDatabase(name);
+  const original = new Database(source);
+  original.pragma("wal_checkpoint(TRUNCATE)");
+  original.close();
+  copyFileSync(source, file);
+  for (const suffix of ["-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+  const copy = new Database(file, { readonly: true });
+  console.log(`On a copy of ${source} (${copy.prepare("SELECT count(*) AS n FROM waitlist_entries").pluck().get()} entries)`);
+  copy.close();
+  return file;
+}
+
+/**
+ * A database of `count` made-up sign-ups (npm run db:seed), made once under .tmp/bench-operator/
+ * and kept for later runs (a million takes about three minutes to seed), or `file` as given.
+ */
+export function seededDatabase(count: number, file?: string): string {
+  const seeded = path.resolve(file ?? path.join(".tmp", "bench-operator", `seed-${count}.db`));
+  if (existsSync(seeded)) return seeded;
+  mkdirSync(path.dirname(seeded), { recursive: true });
+  const env = { ...process.env, DATABASE_URL: `file:${seeded}` };
+  execFileSync(path.join("node_modules", ".bin", "tsx"), ["prisma/migrate.ts"], { env, stdio: "inherit" });
+  execFileSync(path.join("node_modules", ".bin", "tsx"), ["prisma/seed.ts", "--count", String(count)], { env, stdio: "inherit" });
+  return seeded;
 }
 
 export const HELLO_WORLD_DIR = path.join("bench", "hello-world");
@@ -97,6 +129,8 @@ export async function startSiteServer(options: {
   script?: string;
   /** Modules loaded into the server first (node --require), such as the fault tests' probe. */
   preload?: string[];
+  /** More options for node itself (the profiler's --cpu-prof). */
+  nodeArgs?: string[];
   /** Keep what the server writes to standard output (its log). */
   output?: boolean;
   /** The path polled until the server answers 200 (default: a security question). */
@@ -105,7 +139,7 @@ export async function startSiteServer(options: {
   // node --import tsx: one process, so signals and /proc figures are the server's own.
   return startServerProcess(
     options.port,
-    [...(options.preload ?? []).flatMap((file) => ["--require", path.resolve(file)]), "--import", "tsx", options.script ?? "server.ts", "--port", String(options.port)],
+    [...(options.nodeArgs ?? []), ...(options.preload ?? []).flatMap((file) => ["--require", path.resolve(file)]), "--import", "tsx", options.script ?? "server.ts", "--port", String(options.port)],
     { DATABASE_URL: options.url ?? `file:${options.databaseFile}`, ...options.env },
     options.readyPath ?? "/api/waitlist/challenge",
     options.output ?? false,
