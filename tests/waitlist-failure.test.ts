@@ -54,7 +54,7 @@ describe("POST /api/waitlist when the database fails", () => {
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ level: "error", request_id: answer.body.request_id, business_type: "hvac" });
     const line = JSON.stringify(failures[0]);
-    expect(line).toContain("lib/waitlist/signup-writes.ts"); // where it failed: the batch's statement
+    expect(line).toContain("lib/waitlist/store.ts"); // where it failed
     // The whole number and its tail, not "867" alone: a pid or a request id can hold those digits.
     expect(line).not.toContain("867 5309");
     expect(line).not.toContain("Gate code");

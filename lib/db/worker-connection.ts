@@ -30,7 +30,6 @@ import { Worker } from "node:worker_threads";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { log } from "../log";
 import { DatabaseUnavailable } from "./errors";
-import type { TaskRunner } from "./tasks";
 
 type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type DriverTransaction = Awaited<ReturnType<DriverAdapter["startTransaction"]>>;
@@ -81,16 +80,13 @@ class Lock {
   }
 }
 
-type Failure = { name?: string; message?: string; cause?: unknown; code?: string; meta?: unknown; stack?: string };
+type Failure = { name?: string; message?: string; cause?: unknown; code?: string };
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure };
 type Waiting = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
 
 /** The worker's error as the main thread's: Prisma recognises a driver error by its name and cause. */
 function errorFrom(failure: Failure): Error {
-  const error = Object.assign(new Error(failure.message), { name: failure.name ?? "Error", cause: failure.cause, code: failure.code, meta: failure.meta });
-  // Where it failed in the thread (a task's own frames), for the log.
-  if (failure.stack) error.stack = failure.stack;
-  return error;
+  return Object.assign(new Error(failure.message), { name: failure.name ?? "Error", cause: failure.cause, code: failure.code });
 }
 
 /** One thread and its connection; replaced by a new Thread when it ends. */
@@ -173,10 +169,7 @@ class Thread {
   }
 }
 
-/** The adapter factory for Prisma Client, and how to run a task (lib/db/tasks.ts) in the thread. */
-export type WorkerConnection = SqlDriverAdapterFactory & { runTask: TaskRunner };
-
-export function betterSqlite3InWorker(options: WorkerConnectionOptions): WorkerConnection {
+export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriverAdapterFactory {
   let current: Thread | null = null;
   let starting: Promise<Thread> | null = null;
   /** Set after a failed open: until `until`, queries fail at once with `reason`. */
@@ -303,8 +296,5 @@ export function betterSqlite3InWorker(options: WorkerConnectionOptions): WorkerC
     adapterName: "@prisma/adapter-better-sqlite3",
     // Opening is lazy and repeatable (above), so Prisma keeps this one adapter for the client's life.
     connect: async () => adapter,
-    // A task's queries run on the thread's own client, in its turn like any query: never inside a
-    // transaction the main side has open.
-    runTask: (module, name, input) => run("task", { module, name, input }),
   };
 }

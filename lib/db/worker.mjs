@@ -3,28 +3,13 @@
 // errors; the main thread only sends it queries. better-sqlite3 is synchronous,
 // so a statement and the sync to disk at its commit (about 1.5 ms for a batch of
 // sign-ups here) would otherwise stop the event loop, and every request with it.
-//
-// Tasks (lib/db/tasks.ts) run here too, on a Prisma Client of this thread over the same connection,
-// so the main thread pays one message for them instead of Prisma Client's work per call.
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 
 /** What can cross to the main thread: a plain object the main thread turns back into an error. */
 function portable(error) {
   if (!error || typeof error !== "object") return { name: "Error", message: String(error) };
-  return { name: error.name, message: error.message, cause: plain(error.cause), code: error.code, meta: plain(error.meta), stack: error.stack };
-}
-
-/** A value as plain data (Prisma's error meta can hold objects a thread cannot be sent). */
-function plain(value) {
-  if (value === undefined || value === null || typeof value !== "object") return value;
-  try {
-    return JSON.parse(JSON.stringify(value, (_key, item) => (typeof item === "bigint" ? String(item) : item)));
-  } catch {
-    return String(value);
-  }
+  return { name: error.name, message: error.message, cause: error.cause, code: error.code };
 }
 
 let adapter;
@@ -46,51 +31,6 @@ async function withoutSync(run) {
   }
 }
 
-/**
- * A module of the project, from its source: TypeScript through tsx, registered in this thread (a
- * process started with `--import tsx` does not carry its hooks into worker threads on Node 20).
- * Loaded by Node at run time, never by the build (the ignore comments).
- */
-let typeScript;
-/** Each module once: an import() goes through tsx's resolver (another thread) every time, cached or not. */
-const projectModules = new Map();
-function projectModule(file) {
-  typeScript ??= import(/* turbopackIgnore: true */ /* webpackIgnore: true */ "tsx/esm/api").then(({ register }) => void register());
-  if (!projectModules.has(file)) {
-    const url = pathToFileURL(path.resolve(/* turbopackIgnore: true */ process.cwd(), file)).href;
-    projectModules.set(file, typeScript.then(() => import(/* turbopackIgnore: true */ /* webpackIgnore: true */ url)));
-  }
-  return projectModules.get(file);
-}
-
-/**
- * This thread's Prisma Client, made at the first task: the connection above, with the same
- * WITHOUT_SYNC rule as the main side's queries, and never closed by the client (the thread owns it).
- */
-let taskClient;
-function tasksClient() {
-  taskClient ??= projectModule("lib/generated/prisma/client.ts").then(({ PrismaClient }) => {
-    const shared = {
-      provider: adapter.provider,
-      adapterName: adapter.adapterName,
-      queryRaw: (query) => (query.sql.startsWith(workerData.withoutSync) ? withoutSync(() => adapter.queryRaw(query)) : adapter.queryRaw(query)),
-      executeRaw: (query) => adapter.executeRaw(query),
-      executeScript: (script) => adapter.executeScript(script),
-      startTransaction: (isolationLevel) => adapter.startTransaction(isolationLevel),
-      getConnectionInfo: adapter.getConnectionInfo ? () => adapter.getConnectionInfo() : undefined,
-      dispose: async () => {},
-    };
-    return new PrismaClient({ adapter: { provider: shared.provider, adapterName: shared.adapterName, connect: async () => shared } });
-  });
-  return taskClient;
-}
-
-async function runTask({ module, name, input }) {
-  const [client, exports] = await Promise.all([tasksClient(), projectModule(module)]);
-  if (typeof exports[name] !== "function") throw new Error(`${module} exports no task ${name}`);
-  return exports[name](client, input);
-}
-
 const transactions = new Map();
 let lastTransaction = 0;
 
@@ -104,7 +44,6 @@ parentPort.on("message", async ({ id, op, tx, arg }) => {
     else if (op === "queryRaw") value = await target.queryRaw(arg);
     else if (op === "executeRaw") value = await target.executeRaw(arg);
     else if (op === "executeScript") value = await adapter.executeScript(arg);
-    else if (op === "task") value = await runTask(arg);
     else if (op === "startTransaction") {
       const transaction = await adapter.startTransaction(arg);
       lastTransaction += 1;

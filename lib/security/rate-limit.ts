@@ -16,12 +16,10 @@
  */
 import "server-only";
 import { isIPv6 } from "node:net";
-import { getDatabase, runTask, whileBusy, type Database, type DatabaseTask } from "../db";
+import { getDatabase, Prisma, whileBusy, WITHOUT_SYNC, type Database } from "../db";
 import { GroupCommit, type Outcome } from "../group-commit";
-import { attemptCounts, countAttempts, decisionFor, windowsByKey, type Attempt, type AttemptCounts, type CountedWindow, type RateLimitDecision } from "./rate-limit-count";
 
-export type { RateLimitDecision } from "./rate-limit-count";
-
+export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /** What the sign-up handler asks before anything else. */
 export interface RateLimiter {
@@ -42,6 +40,7 @@ export type SharedRateLimiterOptions = {
   maxPending?: number;
 };
 
+type Attempt = { key: string; now: number };
 
 /**
  * What a client address is counted as: an IPv4 address on its own, an IPv6
@@ -61,10 +60,7 @@ export function limitKeyOf(address: string): string {
   const network = groups.slice(0, 4).map((group) => (parseInt(group, 16) || 0).toString(16));
   return `${network.join(":")}::/64`;
 }
-/** The count, run in the database thread where there is one (lib/db/tasks.ts). */
-const COUNT_ATTEMPTS: DatabaseTask<AttemptCounts, CountedWindow[]> = { module: "lib/security/rate-limit-count.ts", name: "countAttempts", run: countAttempts };
-/** Every task the limiter runs (a test loads each from its module, as the thread does). */
-export const RATE_LIMIT_TASKS = [COUNT_ATTEMPTS] as const;
+type Counted = { key: string; attempts: bigint | number; expires_at: bigint | number };
 
 export class SharedRateLimiter implements RateLimiter {
   readonly max: number;
@@ -93,27 +89,44 @@ export class SharedRateLimiter implements RateLimiter {
   }
 
   /**
-   * One upsert for the batch (rate-limit-count.ts), with one row per key: `n`,
-   * the key's attempts in this batch. It returns each key's count after the
-   * batch; the key's attempts in this batch are the last n of it, in arrival order.
+   * One upsert for the batch, with one row per key: `n`, the key's attempts in
+   * this batch. A window that has ended (its end is at or before the attempt's
+   * time, which is the new window's end minus the window's length) starts again
+   * at n; otherwise n is added. SQLite computes every SET expression from the
+   * row as it was, so both CASEs see the old end. RETURNING gives each key's
+   * count after the batch; its attempts in this batch are the last n of it, in
+   * arrival order.
    */
   private async record(batch: Attempt[]): Promise<Outcome<RateLimitDecision>[]> {
-    const { counts, places } = attemptCounts(batch, this.windowMs);
-    // One statement, so a lock it meets before the busy timeout ran out can be met again (lib/db whileBusy).
-    const counted = await whileBusy(() => runTask(this.database(), COUNT_ATTEMPTS, counts));
-    this.afterBatch(batch);
-    const windows = windowsByKey(counted);
-    return places.map((place) => ({ ok: decisionFor(place, windows, this.max) }));
-  }
+    const perKey = new Map<string, { n: number; now: number }>();
+    for (const { key, now } of batch) {
+      const counted = perKey.get(key);
+      perKey.set(key, { n: (counted?.n ?? 0) + 1, now: Math.max(now, counted?.now ?? now) });
+    }
+    const rows = JSON.stringify([...perKey].map(([key, { n, now }]) => [key, n, now + this.windowMs]));
+    // A count lost to a power cut costs nothing worth a sync to disk (lib/db/). One statement, so a
+    // lock it meets before the busy timeout ran out can be met again (lib/db whileBusy).
+    const counted = await whileBusy(() => this.database().$queryRaw<Counted[]>`${Prisma.raw(WITHOUT_SYNC)}
+      INSERT INTO rate_limit_windows (key, attempts, expires_at)
+      SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${rows}) WHERE true
+      ON CONFLICT (key) DO UPDATE SET
+        attempts = CASE WHEN rate_limit_windows.expires_at <= excluded.expires_at - ${this.windowMs}
+                        THEN excluded.attempts ELSE rate_limit_windows.attempts + excluded.attempts END,
+        expires_at = CASE WHEN rate_limit_windows.expires_at <= excluded.expires_at - ${this.windowMs}
+                          THEN excluded.expires_at ELSE rate_limit_windows.expires_at END
+      RETURNING key, attempts, expires_at`);
 
-  /** A batch of attempts as the count takes them (rate-limit-count.ts), for a write that counts them itself (the sign-up's). */
-  countsOf(batch: readonly { key: string; now: number }[]): ReturnType<typeof attemptCounts> {
-    return attemptCounts(batch, this.windowMs);
-  }
-
-  /** After each batch counted, here or by a sign-up's write: ended windows are deleted now and then. */
-  afterBatch(batch: readonly { now: number }[]): void {
+    const windows = new Map(counted.map((row) => [row.key, { attempts: Number(row.attempts), endsAt: Number(row.expires_at) }]));
+    const seen = new Map<string, number>();
     this.cleanUpNowAndThen(Math.max(...batch.map((attempt) => attempt.now)));
+    return batch.map(({ key, now }) => {
+      const window = windows.get(key)!;
+      const nth = seen.get(key) ?? 0;
+      seen.set(key, nth + 1);
+      const attempt = window.attempts - perKey.get(key)!.n + 1 + nth;
+      if (attempt <= this.max) return { ok: { allowed: true } };
+      return { ok: { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) } };
+    });
   }
 
   /** Not awaited by any request; a failure is logged and tried again next time. */

@@ -3,13 +3,9 @@
  * so tests can call them with a plain Request. Every path answers JSON; nothing
  * the visitor sent ends up in a stack trace or a log line.
  *
- * A sign-up passes: origin, content type, size, JSON, honeypot, security
- * question, minimum time, fields, email domain (what the request says), then one
- * trip to the database that counts the attempt against the client's rate limit
- * and stores the sign-up only if the attempt is within it (docs/security.md). An
- * attempt over the limit is answered 429 whatever else it got wrong, so the
- * checks' answers tell nothing to a client past its limit. Refusals because of
- * the address are counted (refusals.ts).
+ * A sign-up passes, in order: rate limit, origin, content type, size, JSON,
+ * honeypot, security question, minimum time, fields, email domain, store
+ * (docs/security.md). Refusals because of the address are counted (refusals.ts).
  */
 import "server-only";
 import { getDatabase, temporaryKind, type Database } from "../db";
@@ -18,14 +14,14 @@ import { json, hasContentType, NOT_UTF8, readBoundedText, requestIdOf, retryLate
 import { errorFields, log } from "../log";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
 import { isForeignOrigin } from "../security/origin";
-import type { SharedRateLimiter } from "../security/rate-limit";
+import type { RateLimiter } from "../security/rate-limit";
 import type { DeliveryKind } from "../outbox/worker";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
 import { domainOf, domainPolicy, refusedDomainMessage, type DomainLists } from "./email-domains";
 import { countRefusal } from "./refusals";
 import { fieldErrorsOf, FREE_TEXT_FIELDS, HONEYPOT_FIELD, normalizeEmail, waitlistSignupSchema, type WaitlistSignup } from "./schema";
-import { attemptSignup, recipientKey } from "./store";
+import { addToWaitlist, recipientKey } from "./store";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -39,7 +35,7 @@ export type SignupProtection = {
   minSubmitMs: number;
   /** The site's public address; posts from other origins are refused. */
   siteUrl: string;
-  limiter: SharedRateLimiter;
+  limiter: RateLimiter;
 };
 
 export type SignupHandlerOptions = SignupProtection & {
@@ -112,13 +108,6 @@ function logBot(reason: string): void {
   log.warn({ bot: reason }, "sign-up discarded as automated");
 }
 
-/** What a request says before the database is asked: each is answered only once its attempt was counted. */
-type Checked =
-  | { refusal: Response }
-  | { bot: string }
-  | { refusedDomain: NonNullable<ReturnType<ReturnType<typeof domainPolicy>>> }
-  | { signup: WaitlistSignup; challengeId: string };
-
 export type SignupHandler = (request: Request, afterResponse?: (work: () => void) => void) => Promise<Response>;
 
 export function createSignupHandler(options: SignupHandlerOptions): SignupHandler {
@@ -130,86 +119,74 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
   const siteOrigin = new URL(siteUrl).origin;
   const refusedDomain = domainPolicy(emailDomains);
 
-  /**
-   * What the request itself says, before the database is asked anything: a refusal, a bot's
-   * post (answered as if stored), or a sign-up with its question's id. Reads nothing but the request.
-   */
-  async function checkRequest(request: Request): Promise<Checked> {
-    if (isForeignOrigin(request, siteOrigin)) return { refusal: refuse(403, "foreign_origin") };
-    if (!hasContentType(request, "application/json")) return { refusal: refuse(415, "unsupported_media_type") };
-
-    const text = await readBoundedText(request, MAX_BODY_BYTES);
-    if (text === TOO_LARGE) return { refusal: refuse(413, "too_large") };
-    if (text === UNREADABLE) return { refusal: refuse(400, "unreadable_body") };
-    if (text === NOT_UTF8) return { refusal: refuse(400, "invalid_json") };
-
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      return { refusal: refuse(400, "invalid_json") };
-    }
-    if (!isPlainObject(data)) return { refusal: refuse(400, "not_an_object") };
-
-    // People never see the honeypot field, so anything in it was filled in by a program.
-    const honeypot = data[HONEYPOT_FIELD];
-    if (honeypot !== undefined && honeypot !== null && honeypot !== "") return { bot: "honeypot field filled" };
-
-    const check = checkChallenge(secret, data.challenge_token, data.challenge_answer, now());
-    if (!check.ok) {
-      if (check.reason === "invalid") return { refusal: refuse(400, "challenge_invalid") };
-      if (check.reason === "expired") return { refusal: refuse(400, "challenge_expired") };
-      return { refusal: refuse(400, "challenge_wrong_answer") };
-    }
-    if (now() - check.startedAt < minSubmitMs) return { bot: `submitted ${now() - check.startedAt} ms after the first question` };
-
-    const parsed = waitlistSignupSchema.safeParse(data);
-    if (!parsed.success) return { refusal: refuse(400, "invalid_fields", { fields: fieldErrorsOf(parsed.error) }) };
-    const refusal = refusedDomain(parsed.data.email);
-    if (refusal) return { refusedDomain: refusal };
-    return { signup: parsed.data, challengeId: check.id };
-  }
-
   return async function handleSignupRequest(request: Request, afterThisResponse = afterResponse): Promise<Response> {
     let signup: WaitlistSignup | undefined;
     // Past it (wall clock), a sign-up still waiting for its turn to be written leaves the queue unwritten (503).
     const deadline = Date.now() + deadlineMs;
     try {
-      const checked = await checkRequest(request);
-      if ("signup" in checked) signup = checked.signup;
-      // One trip to the database: the attempt counted against the client's limit and, if the request
-      // passed every check, the sign-up stored, only when the attempt is within the limit. Every
-      // attempt counts, whatever becomes of it, so probing costs the same as signing up.
+      // Every attempt counts, whatever becomes of it, so probing costs the same as signing up.
       const client = request.headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN_CLIENT;
-      const { decision, stored } = await attemptSignup(
-        signup ?? null,
-        { limiter, client, now: now() },
-        {
-          challengeId: "signup" in checked ? checked.challengeId : null,
-          deliveries,
-          recipientKey: signup && deliveries.includes("email") ? recipientKey(secret, signup.email) : null,
-          database: database(),
-          deadline,
-          maxPending: options.maxPendingWrites,
-        },
-      );
+      const decision = await limiter.attempt(client, now(), deadline);
       if (!decision.allowed) {
         return refuse(429, "rate_limited", {}, { "Retry-After": String(decision.retryAfterSeconds) });
       }
-      if ("refusal" in checked) return checked.refusal;
-      if ("bot" in checked) {
-        logBot(checked.bot);
+      if (isForeignOrigin(request, siteOrigin)) return refuse(403, "foreign_origin");
+      if (!hasContentType(request, "application/json")) return refuse(415, "unsupported_media_type");
+
+      const text = await readBoundedText(request, MAX_BODY_BYTES);
+      if (text === TOO_LARGE) return refuse(413, "too_large");
+      if (text === UNREADABLE) return refuse(400, "unreadable_body");
+      if (text === NOT_UTF8) return refuse(400, "invalid_json");
+
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch {
+        return refuse(400, "invalid_json");
+      }
+      if (!isPlainObject(data)) return refuse(400, "not_an_object");
+
+      // People never see the honeypot field, so anything in it was filled in by a program.
+      const honeypot = data[HONEYPOT_FIELD];
+      if (honeypot !== undefined && honeypot !== null && honeypot !== "") {
+        logBot("honeypot field filled");
         return accepted();
       }
-      if ("refusedDomain" in checked) {
-        await countRefusal(database(), checked.refusedDomain.reason, checked.refusedDomain.domain);
-        return refuse(400, "email_refused", { fields: { email: refusedDomainMessage(checked.refusedDomain) } });
+
+      const check = checkChallenge(secret, data.challenge_token, data.challenge_answer, now());
+      if (!check.ok) {
+        if (check.reason === "invalid") return refuse(400, "challenge_invalid");
+        if (check.reason === "expired") return refuse(400, "challenge_expired");
+        return refuse(400, "challenge_wrong_answer");
       }
-      if (stored?.outcome === "duplicate") {
-        await countRefusal(database(), "already_registered", domainOf(normalizeEmail(checked.signup.email)));
+      if (now() - check.startedAt < minSubmitMs) {
+        logBot(`submitted ${now() - check.startedAt} ms after the first question`);
+        return accepted();
+      }
+
+      const parsed = waitlistSignupSchema.safeParse(data);
+      if (!parsed.success) return refuse(400, "invalid_fields", { fields: fieldErrorsOf(parsed.error) });
+      signup = parsed.data;
+
+      const refusal = refusedDomain(signup.email);
+      if (refusal) {
+        await countRefusal(database(), refusal.reason, refusal.domain);
+        return refuse(400, "email_refused", { fields: { email: refusedDomainMessage(refusal) } });
+      }
+
+      const result = await addToWaitlist(signup, {
+        challengeId: check.id,
+        deliveries,
+        recipientKey: deliveries.includes("email") ? recipientKey(secret, signup.email) : null,
+        database: database(),
+        deadline,
+        maxPending: options.maxPendingWrites,
+      });
+      if (result.outcome === "duplicate") {
+        await countRefusal(database(), "already_registered", domainOf(normalizeEmail(signup.email)));
         return refuse(409, "already_registered");
       }
-      if (stored?.outcome === "challenge_used") return refuse(400, "challenge_used");
+      if (result.outcome === "challenge_used") return refuse(400, "challenge_used");
       // The deliveries are already stored with the sign-up; sending them never holds up the answer.
       if (deliveries.length > 0 && deliverSoon) (afterThisResponse ?? queueMicrotask)(deliverSoon);
       return accepted();

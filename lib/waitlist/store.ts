@@ -13,19 +13,15 @@
  */
 import "server-only";
 import { createHmac, randomUUID } from "node:crypto";
-import { BUSY_TIMEOUT_MS, getDatabase, isTemporary, runTask, temporaryKind, whileBusy, type Database, type DatabaseTask } from "../db";
-import { errorOf } from "../db/tasks";
-import { limitKeyOf, type SharedRateLimiter } from "../security/rate-limit";
-import { decisionFor, windowsByKey, type Attempt, type RateLimitDecision } from "../security/rate-limit-count";
+import { getDatabase, isTemporary, Prisma, whileBusy, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
 import { errorFields, log } from "../log";
 import type { DeliveryKind } from "../outbox/worker";
 import { PRIVACY_NOTICE_VERSION } from "../content/privacy";
 import { domainOf } from "./email-domains";
-import { signupOf } from "./fields";
+import { SIGNUP_FIELD_NAMES, signupOf } from "./fields";
 import { normalizeEmail, type WaitlistSignup } from "./schema";
-import { insertSignupBatch, SIGNUP_COLUMNS, writeSignupAttempts, type AttemptsWritten, type ReturnedRow, type SignupAttempts, type SignupBatch } from "./signup-writes";
 
 /** A stored sign-up as operators and the webhook see it: every field of the sign-up, its id and when it came. */
 export type EntryRecord = { id: number; created_at: string } & WaitlistSignup;
@@ -41,7 +37,7 @@ export function timestamp(date: Date = new Date()): string {
   return date.toISOString().replace("Z", "+00:00");
 }
 
-/** One row as it goes into waitlist_entries: keys are the column names (SIGNUP_COLUMNS). */
+/** One row as it goes into waitlist_entries: keys are the column names. */
 type Row = WaitlistSignup & {
   email_normalized: string;
   challenge_id: string | null;
@@ -50,6 +46,16 @@ type Row = WaitlistSignup & {
   /** The privacy notice the visitor joined under (lib/content/privacy.ts). */
   notice_version: string;
 };
+
+/** The columns the insert writes: every field of a sign-up (lib/waitlist/fields.ts), then the store's own. */
+const COLUMNS = [
+  ...SIGNUP_FIELD_NAMES,
+  "email_normalized",
+  "created_at",
+  "challenge_id",
+  "public_id",
+  "notice_version",
+] as const satisfies readonly (keyof Row)[];
 
 function rowOf(signup: WaitlistSignup, challengeId: string | null, createdAt: Date): Row {
   return {
@@ -72,140 +78,122 @@ export function entryRecord(entry: WaitlistEntry): EntryRecord {
   return { id: entry.id, created_at: timestamp(entry.createdAt), ...signupOf(entry) };
 }
 
-/** A row's values in SIGNUP_COLUMNS order, created_at in the stored text form. */
-function rowValues(row: Row): unknown[] {
-  return SIGNUP_COLUMNS.map((column) => (column === "created_at" ? timestamp(row.created_at) : row[column]));
+/** A row RETURNING names: one this statement inserted (its public_id is one of ours), or one already on the list that an email collided with. */
+type Returned = { id: bigint | number; email_normalized: string; public_id: string | null };
+
+/**
+ * The batch as one JSON parameter for SQLite's json_each: each row an array of
+ * its values in COLUMNS order (reading by position is quicker for SQLite than
+ * by name), created_at in the stored text form.
+ */
+function batchJson(rows: Row[]): string {
+  return JSON.stringify(rows.map((row) => COLUMNS.map((column) => (column === "created_at" ? timestamp(row.created_at) : row[column]))));
 }
 
+const SELECT_FROM_BATCH = Prisma.raw(COLUMNS.map((_, i) => `value ->> ${i}`).join(", "));
+const CHALLENGE_ID_OF_ROW = Prisma.raw(`value ->> ${COLUMNS.indexOf("challenge_id")}`);
+
 type Pending = {
-  /** The row to store, when the attempt passed every check; null: only the attempt is counted. */
-  signup: WaitlistSignup | null;
-  /** The client's attempt, counted against its limit in the same trip; null: not counted (addToWaitlist). */
-  attempt: Attempt | null;
+  signup: WaitlistSignup;
   challengeId: string | null;
   deliveries: readonly DeliveryKind[];
   /** With an "email" delivery: the address's key in confirmation_recipients. */
   recipientKey: string | null;
 };
 
-/** What a sign-up's trip to the database decided: whether its client was within the limit, and what became of its row (null: none was tried). */
-export type AttemptResult = { decision: RateLimitDecision; stored: StoreResult | null };
-
-const ALLOWED: RateLimitDecision = { allowed: true };
-
-/** The batch's statements, run in the database thread where there is one (lib/db/tasks.ts). */
-const WRITE_ATTEMPTS: DatabaseTask<SignupAttempts, AttemptsWritten> = { module: "lib/waitlist/signup-writes.ts", name: "writeSignupAttempts", run: writeSignupAttempts };
-const INSERT_BATCH: DatabaseTask<SignupBatch, ReturnedRow[]> = { module: "lib/waitlist/signup-writes.ts", name: "insertSignupBatch", run: insertSignupBatch };
-/** Every task the store runs (a test loads each from its module, as the thread does). */
-export const STORE_TASKS = [WRITE_ATTEMPTS, INSERT_BATCH] as const;
-
 /**
- * What is owed for each new entry: [outbox id, kind, the entry's public id, the
- * recipient key or null, the throttle key or null]. An email's throttle key is
- * its canonical address's domain, so MAIL_MAX_PER_DOMAIN_PER_HOUR counts every
- * spelling of one domain together (lib/outbox/worker.ts).
+ * The rows that are new, with their ids; rows that collide with a unique index
+ * are skipped. The whole batch is one statement with one parameter: Prisma
+ * Client's cost grows with the number of parameters it passes, SQLite's JSON
+ * functions unpack them for a fraction of that (docs/performance.md).
+ *
+ * With deliveries owed, more statements in the same transaction write an outbox
+ * row of each kind for each new entry. They find the entries by the random
+ * public_id each row was given, which only a row inserted by this statement can
+ * carry: a skipped duplicate gets nothing. A confirmation email is owed only to
+ * an address never mailed before (confirmation_recipients), which is then
+ * recorded, so the form cannot be used to mail anyone twice.
  */
-function owedFor(rows: Row[], items: Pending[]): unknown[][] {
-  return rows.flatMap((row, i) =>
-    items[i]!.deliveries.map((kind) =>
-      kind === "email" ? [randomUUID(), kind, row.public_id, items[i]!.recipientKey, domainOf(row.email_normalized)] : [randomUUID(), kind, row.public_id, null, null],
+async function insertRows(database: Database, rows: Row[], batch: Pending[]): Promise<Returned[]> {
+  // A token a duplicate used up (spent_challenges) admits nothing more. The WHERE also tells
+  // SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+  const insert = database.$queryRaw<Returned[]>`
+    INSERT INTO waitlist_entries (${Prisma.raw(COLUMNS.join(", "))})
+    SELECT ${SELECT_FROM_BATCH} FROM json_each(${batchJson(rows)})
+    WHERE NOT EXISTS (SELECT 1 FROM spent_challenges WHERE challenge_id = ${CHALLENGE_ID_OF_ROW})
+    ON CONFLICT (email_normalized) WHERE duplicate_of IS NULL DO UPDATE SET email_normalized = excluded.email_normalized
+    ON CONFLICT DO NOTHING
+    RETURNING id, email_normalized, public_id`;
+  // [outbox id, kind, the entry's public id, the recipient key or null, the throttle key or null]
+  // An email's throttle key is its canonical address's domain, so MAIL_MAX_PER_DOMAIN_PER_HOUR
+  // counts every spelling of one domain together (lib/outbox/worker.ts).
+  const owed = rows.flatMap((row, i) =>
+    batch[i]!.deliveries.map((kind) =>
+      kind === "email" ? [randomUUID(), kind, row.public_id, batch[i]!.recipientKey, domainOf(row.email_normalized)] : [randomUUID(), kind, row.public_id, null, null],
     ),
   );
-}
+  if (owed.length === 0) return insert;
 
-/** The rows alone (no attempts counted): what is new, and the listed rows duplicates collided with (signup-writes.ts). */
-function insertRows(database: Database, rows: Row[], items: Pending[]): Promise<ReturnedRow[]> {
-  const owed = owedFor(rows, items);
-  return runTask(database, INSERT_BATCH, {
-    rows: JSON.stringify(rows.map(rowValues)),
-    owed: owed.length === 0 ? null : JSON.stringify(owed),
-    now: timestamp(rows[0]!.created_at),
-  });
+  const now = rows[0]!.created_at;
+  const owedJson = JSON.stringify(owed);
+  const [inserted] = await database.$transaction([
+    insert,
+    database.$executeRaw`
+      INSERT INTO outbox (id, kind, entry_id, status, attempts, next_attempt_at, created_at, throttle_key)
+      SELECT owed.value ->> 0, owed.value ->> 1, entry.id, 'pending', 0, ${now}, ${now}, owed.value ->> 4
+      FROM json_each(${owedJson}) AS owed
+      JOIN waitlist_entries AS entry ON entry.public_id = owed.value ->> 2
+      WHERE owed.value ->> 1 != 'email'
+        OR NOT EXISTS (SELECT 1 FROM confirmation_recipients WHERE address_hash = owed.value ->> 3)`,
+    database.$executeRaw`
+      INSERT INTO confirmation_recipients (address_hash, created_at)
+      SELECT owed.value ->> 3, ${now}
+      FROM json_each(${owedJson}) AS owed
+      JOIN waitlist_entries AS entry ON entry.public_id = owed.value ->> 2
+      WHERE owed.value ->> 1 = 'email'
+      ON CONFLICT DO NOTHING`,
+  ]);
+  return inserted;
 }
 
 /**
- * One batch, one trip to the database (signup-writes.ts): every attempt counted
- * against its client's limit, then the rows whose attempt is within it inserted
- * by one statement (and so one transaction and one sync). A row whose mailbox
- * is on the list (or earlier in the batch) meets `ON CONFLICT (email_normalized)
- * WHERE duplicate_of IS NULL DO UPDATE`, which sets the key to itself: nothing
- * changes, but RETURNING names the row it collided with. Any other collision (a
- * used token) meets `DO NOTHING` and names nothing. So in RETURNING, in no
- * promised order: our new rows, known by the public_id each was given, and the
- * listed rows duplicates collided with, known by their key. SQLite checks the
- * index an ON CONFLICT names before the others, so a used token with a listed
- * email is a duplicate.
+ * One batch, one statement (and so one transaction and one sync). A row whose
+ * mailbox is on the list (or earlier in the batch) meets `ON CONFLICT
+ * (email_normalized) WHERE duplicate_of IS NULL DO UPDATE`, which sets the key
+ * to itself: nothing changes, but RETURNING names the row it collided with. Any
+ * other collision (a used token) meets `DO NOTHING` and names nothing. So in
+ * RETURNING, in no promised order: our new rows, known by the public_id each was
+ * given, and the listed rows duplicates collided with, known by their key.
+ * SQLite checks the index an ON CONFLICT names before the others, so a used
+ * token with a listed email is a duplicate.
  */
-async function writeBatch(database: Database, limiter: SharedRateLimiter | null, batch: Pending[]): Promise<Outcome<AttemptResult>[]> {
+async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome<StoreResult>[]> {
   const createdAt = new Date();
-  const { counts, places } = limiter ? limiter.countsOf(batch.map((item) => item.attempt!)) : { counts: null, places: [] };
-  const withRow = batch.flatMap((item, i) => (item.signup ? [i] : []));
-  const rows = withRow.map((i) => rowOf(batch[i]!.signup!, batch[i]!.challengeId, createdAt));
-  const started = Date.now();
-  // A count that met a lock before the busy timeout ran out (libSQL's embedded engine does not
-  // wait at all) is tried again within it; nothing of a failed count was written (lib/db whileBusy).
-  const written = await whileBusy(() =>
-    runTask(database, WRITE_ATTEMPTS, {
-      count: limiter && counts ? { counts, max: limiter.max } : null,
-      rows: rows.map(rowValues),
-      places: withRow.map((i) => places[i] ?? null),
-      owed: owedFor(rows, withRow.map((i) => batch[i]!)),
-      now: timestamp(createdAt),
-    }),
-  );
-  if (limiter) limiter.afterBatch(batch.map((item) => item.attempt!));
-  const windows = windowsByKey(written.counted);
-  // written.tried counts in rows; withRow turns a row's index back into its item's.
-  const triedRows = written.tried.map((j) => rows[j]!);
-  const triedItems = written.tried.map((j) => batch[withRow[j]!]!);
-  const storedOutcomes = await rowOutcomes(database, triedRows, triedItems, written.inserted, started, createdAt);
-  const storedByItem = new Map(written.tried.map((j, k) => [withRow[j]!, storedOutcomes[k]!]));
-  return batch.map((item, i) => {
-    const decision = limiter ? decisionFor(places[i]!, windows, limiter.max) : ALLOWED;
-    const stored = storedByItem.get(i);
-    if (!stored) return { ok: { decision, stored: null } };
-    return "ok" in stored ? { ok: { decision, stored: stored.ok } } : stored;
-  });
-}
-
-/**
- * What became of each row tried: from what the insert returned, or, when it
- * failed, after the insert is tried again (a lock met with time left in the
- * busy window) or row by row (a refusal other than a unique index: a trigger, a
- * CHECK, so only the bad row fails). A row that could not be written fails alone
- * with the error; the rest of the batch (attempts, refused rows) keeps its answers.
- */
-async function rowOutcomes(database: Database, rows: Row[], items: Pending[], inserted: AttemptsWritten["inserted"], started: number, createdAt: Date): Promise<Outcome<StoreResult>[]> {
-  if (rows.length === 0) return [];
-  let returned: ReturnedRow[];
-  if (Array.isArray(inserted)) returned = inserted;
-  else {
-    const error = errorOf(inserted);
-    if (isTemporary(error)) {
-      // Nothing of the rows was written. A lock met early is waited out within what is left of the
-      // busy window; past it, writing the rows again would only make each caller wait longer.
-      const left = BUSY_TIMEOUT_MS - (Date.now() - started);
-      if (temporaryKind(error) !== "database_busy" || left <= BUSY_TIMEOUT_MS / 2) return rows.map(() => ({ error }));
+  const rows = batch.map(({ signup, challengeId }) => rowOf(signup, challengeId, createdAt));
+  let inserted: Returned[];
+  try {
+    // A lock met before the busy timeout ran out (libSQL's embedded engine does not wait at all)
+    // is tried again within it; nothing of a failed attempt was written (lib/db whileBusy).
+    inserted = await whileBusy(() => insertRows(database, rows, batch));
+  } catch (error) {
+    // The database cannot take writes now (locked past the busy timeout, full, unreachable): nothing
+    // was written, and writing the rows one by one would only make each caller wait that much longer.
+    if (isTemporary(error)) throw error;
+    // Refused for another reason than a unique index (a trigger, a CHECK): the statement
+    // failed as a whole. Write each row on its own so only the bad one fails.
+    if (rows.length === 1) return [{ error }];
+    const outcomes: Outcome<StoreResult>[] = [];
+    for (const [i, row] of rows.entries()) {
       try {
-        returned = await whileBusy(() => insertRows(database, rows, items), left);
-      } catch (retryError) {
-        return rows.map(() => ({ error: retryError }));
+        outcomes.push(...classify([row], await insertRows(database, [row], [batch[i]!])));
+      } catch (rowError) {
+        outcomes.push({ error: rowError });
       }
-    } else {
-      if (rows.length === 1) return [{ error }];
-      const outcomes: Outcome<StoreResult>[] = [];
-      for (const [i, row] of rows.entries()) {
-        try {
-          outcomes.push(...classify([row], await insertRows(database, [row], [items[i]!])));
-        } catch (rowError) {
-          outcomes.push({ error: rowError });
-        }
-      }
-      await spendDuplicatesChallenges(database, rows, outcomes, createdAt);
-      return outcomes;
     }
+    await spendDuplicatesChallenges(database, rows, outcomes, createdAt);
+    return outcomes;
   }
-  const outcomes = classify(rows, returned);
+  const outcomes = classify(rows, inserted);
   await spendDuplicatesChallenges(database, rows, outcomes, createdAt);
   return outcomes;
 }
@@ -234,7 +222,7 @@ async function spendDuplicatesChallenges(database: Database, rows: Row[], outcom
   }
 }
 
-function classify(rows: Row[], returned: ReturnedRow[]): Outcome<StoreResult>[] {
+function classify(rows: Row[], returned: Returned[]): Outcome<StoreResult>[] {
   const idByPublicId = new Map(returned.map((row) => [row.public_id, Number(row.id)]));
   const onTheList = new Set(returned.map((row) => row.email_normalized));
   return rows.map((row) => {
@@ -244,16 +232,13 @@ function classify(rows: Row[], returned: ReturnedRow[]): Outcome<StoreResult>[] 
   });
 }
 
-/** One writer per database and limiter (none for addToWaitlist): every sign-up of the process goes through it. */
-const writers = new WeakMap<Database, Map<SharedRateLimiter | null, GroupCommit<Pending, AttemptResult>>>();
+const writers = new WeakMap<Database, GroupCommit<Pending, StoreResult>>();
 
-function writerFor(database: Database, limiter: SharedRateLimiter | null, maxPending?: number): GroupCommit<Pending, AttemptResult> {
-  let byLimiter = writers.get(database);
-  if (!byLimiter) writers.set(database, (byLimiter = new Map()));
-  let writer = byLimiter.get(limiter);
+function writerFor(database: Database, maxPending?: number): GroupCommit<Pending, StoreResult> {
+  let writer = writers.get(database);
   if (!writer) {
-    writer = new GroupCommit((batch) => writeBatch(database, limiter, batch), { maxPending });
-    byLimiter.set(limiter, writer);
+    writer = new GroupCommit((batch) => writeBatch(database, batch), { maxPending });
+    writers.set(database, writer);
   }
   return writer;
 }
@@ -272,29 +257,11 @@ export type AddOptions = {
   maxPending?: number;
 };
 
-function pending(signup: WaitlistSignup | null, attempt: Attempt | null, options: AddOptions): Pending {
-  const { challengeId = null, deliveries = [], recipientKey = null } = options;
-  if (signup && deliveries.includes("email") && !recipientKey) throw new Error("an email delivery needs the address's recipientKey");
-  return { signup, attempt, challengeId, deliveries, recipientKey };
-}
-
-/** Adds a sign-up, committed together with the others arriving at the same moment (no attempt counted). */
-export async function addToWaitlist(signup: WaitlistSignup, options: AddOptions = {}): Promise<StoreResult> {
-  const { database = getDatabase(), deadline, maxPending } = options;
-  const { stored } = await writerFor(database, null, maxPending).submit(pending(signup, null, options), deadline);
-  return stored!;
-}
-
-/**
- * A sign-up attempt's one trip to the database: the client's attempt counted
- * against `limiter`, and `signup` (when the attempt passed every check) stored
- * only if the attempt is within the limit, both with the others arriving at the
- * same moment. Every attempt counts, whatever becomes of it.
- */
-export function attemptSignup(signup: WaitlistSignup | null, attempt: { limiter: SharedRateLimiter; client: string; now: number }, options: AddOptions = {}): Promise<AttemptResult> {
-  const { database = getDatabase(), deadline, maxPending } = options;
-  const item = pending(signup, { key: limitKeyOf(attempt.client), now: attempt.now }, options);
-  return writerFor(database, attempt.limiter, maxPending).submit(item, deadline);
+/** Adds a sign-up, committed together with the others arriving at the same moment. */
+export function addToWaitlist(signup: WaitlistSignup, options: AddOptions = {}): Promise<StoreResult> {
+  const { challengeId = null, deliveries = [], recipientKey = null, database = getDatabase(), deadline, maxPending } = options;
+  if (deliveries.includes("email") && !recipientKey) throw new Error("an email delivery needs the address's recipientKey");
+  return writerFor(database, maxPending).submit({ signup, challengeId, deliveries, recipientKey }, deadline);
 }
 
 /**
@@ -308,5 +275,5 @@ export function recipientKey(secret: string, email: string): string {
 
 /** Resolves once every sign-up submitted so far is committed (graceful shutdown). */
 export async function drainSignups(database: Database = getDatabase()): Promise<void> {
-  await Promise.all([...(writers.get(database)?.values() ?? [])].map((writer) => writer.drain()));
+  await writers.get(database)?.drain();
 }
