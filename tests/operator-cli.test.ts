@@ -89,7 +89,8 @@ describe("npm run waitlist -- list", () => {
 
   it("filters by business type, company size, date and text, and says when nothing matches", async () => {
     await seed(
-      { company_name: "Acme Plumbing", contact_name: "Rosa Diaz", business_type: "plumbing", company_size: "1-5", daysAgo: 10 },
+      // "100" in the address: a search for "100%" must not treat % as a wildcard and find it.
+      { company_name: "Acme Plumbing", contact_name: "Rosa Diaz", business_type: "plumbing", company_size: "1-5", email: "rosa.100@acme.example", daysAgo: 10 },
       { company_name: "Bolt Electric", contact_name: "Sam 100% Kim", business_type: "electrical", company_size: "6-10", daysAgo: 2 },
       { company_name: "Cool Air", contact_name: "Lee Park", business_type: "hvac", company_size: "6-10", email: "lee@coolair.example", daysAgo: 0 },
     );
@@ -102,6 +103,8 @@ describe("npm run waitlist -- list", () => {
     expect(companiesIn(waitlist(["list", "--search", "ROSA"]))).toEqual(["Acme Plumbing"]);
     expect(companiesIn(waitlist(["list", "--search", "coolair.example"]))).toEqual(["Cool Air"]);
     expect(companiesIn(waitlist(["list", "--search", "100%"]))).toEqual(["Bolt Electric"]);
+    // Nor _ (one character in LIKE): "l_e" is not in "lee@coolair.example".
+    expect(waitlist(["list", "--search", "l_e"]).stdout).toContain("No sign-ups match those filters.");
     expect(companiesIn(waitlist(["list", "--size", "6-10", "--type", "hvac"]))).toEqual(["Cool Air"]);
 
     const limited = waitlist(["list", "--limit", "2"]);

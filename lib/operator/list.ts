@@ -96,7 +96,8 @@ function ftsPhrase(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-const COLUMNS = Prisma.raw(["id", "created_at", ...SIGNUP_FIELD_NAMES, "confirmed_at", "duplicate_of"].map((c) => `e."${c}"`).join(", "));
+/** Every column of an operator's record, from waitlist_entries as `e`; read back with recordsOf. */
+export const RECORD_COLUMNS = Prisma.raw(["id", "created_at", ...SIGNUP_FIELD_NAMES, "confirmed_at", "duplicate_of"].map((c) => `e."${c}"`).join(", "));
 
 /** The WHERE conditions of the filters (without any cursor, and without the search, which drives its own query). */
 function conditions(query: ListQuery): Prisma.Sql[] {
@@ -114,7 +115,7 @@ function conditions(query: ListQuery): Prisma.Sql[] {
   return where;
 }
 
-function whereClause(parts: Prisma.Sql[]): Prisma.Sql {
+export function whereClause(parts: Prisma.Sql[]): Prisma.Sql {
   return parts.length === 0 ? Prisma.empty : Prisma.sql`WHERE ${Prisma.join(parts, " AND ")}`;
 }
 
@@ -142,21 +143,25 @@ async function selectRows(database: Database, query: ListQuery, direction: Direc
   const order = Prisma.raw(newestFirst ? "DESC" : "ASC");
   const rows = indexed
     ? await database.$queryRaw<OperatorRecord[]>`
-        SELECT ${COLUMNS} FROM waitlist_search s JOIN waitlist_entries e ON e.id = s.rowid
+        SELECT ${RECORD_COLUMNS} FROM waitlist_search s JOIN waitlist_entries e ON e.id = s.rowid
         ${whereClause([Prisma.sql`waitlist_search MATCH ${ftsPhrase(query.q!)}`, ...where])}
         ORDER BY s.rowid ${order} LIMIT ${limit}`
     : await database.$queryRaw<OperatorRecord[]>`
-        SELECT ${COLUMNS} FROM waitlist_entries e ${whereClause(where)}
+        SELECT ${RECORD_COLUMNS} FROM waitlist_entries e ${whereClause(where)}
         ORDER BY e.created_at ${order}, e.id ${order} LIMIT ${limit}`;
-  // Prisma hands DATETIME columns back as Dates; records carry the stored text form (lib/waitlist/store.ts).
-  const records = rows.map((row) => ({
+  const records = recordsOf(rows);
+  return newestFirst ? records : records.reverse();
+}
+
+/** Rows read with RECORD_COLUMNS as records. Prisma hands DATETIME columns back as Dates; records carry the stored text form (lib/waitlist/store.ts). */
+export function recordsOf(rows: OperatorRecord[]): OperatorRecord[] {
+  return rows.map((row) => ({
     ...row,
     id: Number(row.id),
     created_at: timestamp(new Date(row.created_at)),
     confirmed_at: row.confirmed_at === null ? null : timestamp(new Date(row.confirmed_at)),
     duplicate_of: row.duplicate_of === null ? null : Number(row.duplicate_of),
   }));
-  return newestFirst ? records : records.reverse();
 }
 
 export type ListPage = {

@@ -3,8 +3,9 @@
  * (lib/db/) and its generated types.
  */
 import "server-only";
-import type { Database, Prisma } from "../db";
+import { Prisma, type Database } from "../db";
 import { recordAction, type Actor } from "./audit";
+import { RECORD_COLUMNS, recordsOf, whereClause } from "./list";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
 import { normalizeEmail } from "../waitlist/schema";
@@ -35,17 +36,24 @@ export type ListFilters = {
   confirmed?: boolean;
 };
 
-function whereOf(filters: ListFilters): Prisma.WaitlistEntryWhereInput {
+/**
+ * The filters as SQL conditions on waitlist_entries `e`. The search is a plain substring of the
+ * company, the contact or the email, ASCII letters in either case: instr() on lower() of both, not
+ * LIKE, whose % and _ are wildcards that Prisma's `contains` does not escape on SQLite (a search for
+ * "100%" matched every address holding "100").
+ */
+function conditionsOf(filters: ListFilters): Prisma.Sql[] {
   const { businessType, companySize, since, search, confirmed } = filters;
-  return {
-    businessType,
-    companySize,
-    confirmedAt: confirmed === undefined ? undefined : confirmed ? { not: null } : null,
-    // created_at is ISO 8601 text in UTC, so text order is time order.
-    createdAt: since ? { gte: since } : undefined,
-    // SQLite's LIKE, which Prisma's `contains` becomes, ignores case for ASCII letters.
-    OR: search ? [{ companyName: { contains: search } }, { contactName: { contains: search } }, { email: { contains: search } }] : undefined,
-  };
+  const where: Prisma.Sql[] = [];
+  if (businessType) where.push(Prisma.sql`e.business_type = ${businessType}`);
+  if (companySize) where.push(Prisma.sql`e.company_size = ${companySize}`);
+  if (confirmed !== undefined) where.push(confirmed ? Prisma.sql`e.confirmed_at IS NOT NULL` : Prisma.sql`e.confirmed_at IS NULL`);
+  // created_at is ISO 8601 text in UTC, so text order is time order.
+  if (since) where.push(Prisma.sql`e.created_at >= ${timestamp(since)}`);
+  if (search) {
+    where.push(Prisma.sql`(instr(lower(e.company_name), lower(${search})) > 0 OR instr(lower(e.contact_name), lower(${search})) > 0 OR instr(lower(e.email), lower(${search})) > 0)`);
+  }
+  return where;
 }
 
 /** Newest first: the matching entries (at most `limit`) and how many match in all. */
@@ -54,12 +62,14 @@ export async function listEntries(
   filters: ListFilters,
   limit: number | null,
 ): Promise<{ entries: OperatorRecord[]; total: number }> {
-  const where = whereOf(filters);
-  const [total, entries] = await Promise.all([
-    database.waitlistEntry.count({ where }),
-    database.waitlistEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit ?? undefined }),
+  const where = whereClause(conditionsOf(filters));
+  const [[counted], rows] = await Promise.all([
+    database.$queryRaw<{ n: bigint | number }[]>`SELECT count(*) AS n FROM waitlist_entries e ${where}`,
+    database.$queryRaw<OperatorRecord[]>`
+      SELECT ${RECORD_COLUMNS} FROM waitlist_entries e ${where}
+      ORDER BY e.created_at DESC, e.id DESC ${limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`,
   ]);
-  return { entries: entries.map(operatorRecord), total };
+  return { entries: recordsOf(rows), total: Number(counted!.n) };
 }
 
 /** Rows fetched per query by iterateEntries: enough to amortise a query, few enough to keep memory flat. */
