@@ -1,12 +1,15 @@
 /**
  * Page benchmark (docs/performance.md): Lighthouse 12 with the mobile and the
- * desktop preset on /, /about, /careers of the production site and on the
- * hello-world page of the same Next.js (bench/hello-world), alternating, in a
- * fresh headless Chromium per run. Prints the median category scores and
- * FCP, LCP, TBT, CLS and Speed Index per page, with each page's ratio to the
- * hello-world page; full reports go to bench/results/ (ignored by git).
+ * desktop preset on /, /about, /careers, /join of the production site and on
+ * the hello-world page of the same Next.js (bench/hello-world), alternating,
+ * in one headless Chromium (Lighthouse clears the origin's cache and storage
+ * before each run, so every load is a first visit; not launching a browser for
+ * every run keeps the whole benchmark within 8 minutes). Prints the median category scores and FCP,
+ * LCP, TBT, CLS and Speed Index per page, with each page's ratio to the
+ * hello-world page, and how long it all took; full reports go to bench/results/
+ * (ignored by git).
  *
- *   npm run bench:pages        15 mobile and 5 desktop runs by default (LIGHTHOUSE_RUNS sets both);
+ *   npm run bench:pages        9 mobile and 3 desktop runs by default (LIGHTHOUSE_RUNS sets both);
  *                              CHROME_PATH to use another Chromium;
  *                              for a quick look: LIGHTHOUSE_PRESETS=mobile LIGHTHOUSE_PAGES=/,/about
  */
@@ -32,10 +35,12 @@ const METRICS = {
 type Preset = "mobile" | "desktop";
 // Mobile figures are simulated from one noisy trace per run: on these machines back-to-back
 // 5-run medians of the same code moved by 0.01-0.02 and TBT by 50-100 ms (docs/performance.md),
-// which is the size of the targets. 15 runs settle the median; desktop sits at 1.00 with 5.
+// which is the size of the targets; the targets are set on medians of 9. Desktop sits at 1.00.
 const RUNS: Record<Preset, number> = process.env.LIGHTHOUSE_RUNS
   ? { mobile: Number(process.env.LIGHTHOUSE_RUNS), desktop: Number(process.env.LIGHTHOUSE_RUNS) }
-  : { mobile: 15, desktop: 5 };
+  : { mobile: 9, desktop: 3 };
+/** The mobile targets against hello-world (issue 29): performance within 0.01, TBT at most this many times. */
+const TBT_TARGET = 1.1;
 type Sample = Record<(typeof CATEGORIES)[number], number> & Record<keyof typeof METRICS, number>;
 
 const median = (values: number[]) => {
@@ -44,25 +49,31 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-async function audit(url: string, preset: Preset, reportFile: string): Promise<Sample> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
-  try {
-    const result = await lighthouse(
-      url,
-      { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] },
-      preset === "desktop" ? desktopConfig : undefined,
-    );
-    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-    writeFileSync(reportFile, result.report as string);
-    const { categories, audits, runtimeError } = result.lhr;
-    if (runtimeError) throw new Error(`${url}: ${runtimeError.code} ${runtimeError.message}`);
-    const sample = {} as Sample;
-    for (const category of CATEGORIES) sample[category] = categories[category]?.score ?? NaN;
-    for (const [name, id] of Object.entries(METRICS)) sample[name as keyof typeof METRICS] = audits[id]?.numericValue ?? NaN;
-    return sample;
-  } finally {
-    chrome.kill();
+/** The one browser every run uses, launched again if it has gone. */
+let chrome: chromeLauncher.LaunchedChrome | undefined;
+async function browser(): Promise<chromeLauncher.LaunchedChrome> {
+  if (!chrome || chrome.process.exitCode !== null || chrome.process.signalCode !== null) {
+    chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
   }
+  return chrome;
+}
+
+async function audit(url: string, preset: Preset, reportFile: string): Promise<Sample> {
+  const { port } = await browser();
+  const result = await lighthouse(
+    url,
+    // disableStorageReset: false (the default) clears the origin's cache and storage first.
+    { port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] },
+    preset === "desktop" ? desktopConfig : undefined,
+  );
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  writeFileSync(reportFile, result.report as string);
+  const { categories, audits, runtimeError } = result.lhr;
+  if (runtimeError) throw new Error(`${url}: ${runtimeError.code} ${runtimeError.message}`);
+  const sample = {} as Sample;
+  for (const category of CATEGORIES) sample[category] = categories[category]?.score ?? NaN;
+  for (const [name, id] of Object.entries(METRICS)) sample[name as keyof typeof METRICS] = audits[id]?.numericValue ?? NaN;
+  return sample;
 }
 
 /** Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP); such a run is repeated, up to twice. */
@@ -73,10 +84,14 @@ async function auditWithRetry(url: string, preset: Preset, reportFile: string): 
     } catch (error) {
       if (attempt === 3) throw error;
       console.log(`  (repeating a run that failed: ${(error as Error).message.split("\n")[0]})`);
+      // A fresh browser for the repeat, in case the failure was the browser's.
+      chrome?.kill();
+      chrome = undefined;
     }
   }
 }
 
+const started = performance.now();
 ensureBuild(true);
 buildHelloWorld();
 const site = await startSiteServer({ port: 3245, databaseFile: freshDatabase("bench-pages") });
@@ -109,6 +124,7 @@ try {
     }
   }
 } finally {
+  chrome?.kill();
   await Promise.all([site.stop(), hello.stop()]);
 }
 
@@ -135,7 +151,7 @@ for (const preset of PRESETS) {
     const checks = [
       ...CATEGORIES.slice(1).map((c) => [`${c} 100`, m[c] === 1] as const),
       preset === "desktop" ? (["performance 100", m.performance === 1] as const) : (["performance within 0.01 of hello-world", m.performance >= floor.performance - 0.01] as const),
-      ...(preset === "mobile" ? [["TBT <= 1.2 x hello-world", m.TBT <= 1.2 * Math.max(floor.TBT, 1)] as const] : []),
+      ...(preset === "mobile" ? [[`TBT <= ${TBT_TARGET} x hello-world`, m.TBT <= TBT_TARGET * Math.max(floor.TBT, 1)] as const] : []),
       ["CLS 0", m.CLS === 0] as const,
     ];
     const missed = checks.filter(([, ok]) => !ok).map(([name]) => name);
@@ -143,3 +159,4 @@ for (const preset of PRESETS) {
   }
 }
 console.log(`\nFull reports: ${resultsDir}`);
+console.log(`The whole benchmark, builds included, took ${((performance.now() - started) / 60_000).toFixed(1)} minutes.`);
