@@ -3,11 +3,11 @@
  * desktop preset on /, /about, /careers, /join of the production site and on
  * the hello-world page of the same Next.js (bench/hello-world), alternating,
  * in one headless Chromium (Lighthouse clears the origin's cache and storage
- * before each run, so every load is a first visit; not launching a browser for
- * every run keeps the whole benchmark within 8 minutes). Prints the median category scores and FCP,
- * LCP, TBT, CLS and Speed Index per page, with each page's ratio to the
- * hello-world page, and how long it all took; full reports go to bench/results/
- * (ignored by git).
+ * before each run, so every load is a first visit; not launching a browser
+ * for every run keeps the whole benchmark within 8 minutes). Prints the median
+ * category scores and FCP, LCP, TBT, CLS and Speed Index per page, with each
+ * page's ratio to the hello-world page, and how long it all took; full reports
+ * go to bench/results/ (ignored by git).
  *
  *   npm run bench:pages        9 mobile and 3 desktop runs by default (LIGHTHOUSE_RUNS sets both);
  *                              CHROME_PATH to use another Chromium;

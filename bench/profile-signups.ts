@@ -21,6 +21,8 @@ import { copyDatabase, ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServe
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
 const CONNECTIONS = 32;
+/** The project's root as a path prefix (the scripts run from it), to name our own files relative to it. */
+const PROJECT = `${process.cwd()}${path.sep}`;
 
 type CallFrame = { functionName: string; url: string; lineNumber: number; columnNumber: number };
 type ProfileNode = { id: number; callFrame: CallFrame; children?: number[] };
@@ -50,7 +52,9 @@ function placeOf({ url, functionName, lineNumber, columnNumber }: CallFrame): st
   }
   const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
   if (inPackage) return inPackage[1]!;
-  const ours = /(?:\[project\]\/|\/main\/|^)((?:lib|app|server\.ts|components)[^?\s]*)/.exec(source);
+  // Ours: a path in the project (from the source map, "[project]/lib/...", or a file of this checkout).
+  const inProject = source.startsWith(PROJECT) ? source.slice(PROJECT.length) : source;
+  const ours = /(?:\[project\]\/|^)((?:lib|app|server\.ts|components)[^?\s]*)/.exec(inProject);
   if (ours) return ours[1]!.replace(/ \[.*$/, "");
   return source.replace(/^.*\[turbopack\]/, "[turbopack]").slice(-80);
 }
@@ -146,7 +150,8 @@ function compare(floor: { requests: number; threads: ThreadCost[] }, signups: { 
   }
 }
 
-ensureBuild();
+// Always a fresh build: a profile of an older build than the code in front of you misleads.
+ensureBuild(true);
 const seeded = process.env.BENCH_SIGNUPS_DATABASE;
 const floorRun = await profiled("floor", "/api/bench/floor", freshDatabase("profile-floor"));
 const signupDatabase = seeded ? copyDatabase(seeded, "profile-signups") : freshDatabase("profile-signups");

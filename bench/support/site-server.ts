@@ -48,7 +48,10 @@ export function freshDatabase(name: string): string {
  * checkpointed into the main file first, so the copy is the whole database.
  */
 export function copyDatabase(source: string, name: string): string {
-  const file = freshDatabase(name);
+  const dir = path.resolve(".tmp", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "waitlist.db");
   const original = new Database(source);
   original.pragma("wal_checkpoint(TRUNCATE)");
   original.close();
