@@ -48,7 +48,8 @@ function placeOf({ url, functionName, lineNumber, columnNumber }: CallFrame): st
   let source = url.startsWith("file://") ? fileURLToPath(url) : url;
   if (source.includes(`${path.sep}.next${path.sep}`)) {
     const original = sourceMapOf(source)?.originalPositionFor({ line: lineNumber + 1, column: columnNumber });
-    if (original?.source) source = original.source;
+    // A map names its sources as encoded URLs relative to the chunk ("../../../lib/x.ts", "%40prisma").
+    if (original?.source) source = decodeURIComponent(original.source).replace(/^(\.\.\/)+/, "");
   }
   const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
   if (inPackage) return inPackage[1]!;
