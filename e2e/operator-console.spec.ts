@@ -17,6 +17,19 @@ const auditOf = (entryId: number) =>
   withTestDatabase((sqlite) => sqlite.prepare("SELECT actor, action FROM operator_actions WHERE entry_id = ? ORDER BY id").all(entryId) as { actor: string; action: string }[]);
 
 test.describe("the operator console", () => {
+  test("a passkey button is disabled until the page's script can run the ceremony, so an early tap is not lost", async ({ browser, baseURL }) => {
+    // Without a script the button can do nothing: it must not look as if it could.
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/operator/sign-in");
+    await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toBeDisabled();
+    await context.close();
+    const withScript = await browser.newPage({ baseURL });
+    await withScript.goto("/operator/sign-in");
+    await expect(withScript.getByRole("button", { name: "Sign in with a passkey" })).toBeEnabled();
+    await withScript.close();
+  });
+
   test("enrol, sign out, sign in with the passkey, and work the list", async ({ page, request, baseURL }) => {
     // A whole session of an operator: longer than the default 30 s on a slow machine.
     test.setTimeout(90_000);

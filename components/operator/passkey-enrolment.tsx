@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useSyncExternalStore } from "react";
+import { noSubscription, useHydrated } from "@/components/operator/use-hydrated";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { authClient, problemOf } from "@/lib/auth/client";
 
@@ -22,13 +23,12 @@ function readEnrolmentToken(): string {
   return enrolmentToken;
 }
 
-const noSubscription = () => () => {};
-
 export function PasskeyEnrolment({ mode }: { mode: "enrol" | "add" }) {
   const router = useRouter();
   // null while rendering on the server (which never sees the fragment).
   const token = useSyncExternalStore(noSubscription, () => (mode === "enrol" ? readEnrolmentToken() : null), () => null);
   const [state, setState] = useState<{ busy: boolean; problem?: string }>({ busy: false });
+  const hydrated = useHydrated();
 
   async function create() {
     setState({ busy: true });
@@ -53,7 +53,7 @@ export function PasskeyEnrolment({ mode }: { mode: "enrol" | "add" }) {
   }
   return (
     <div>
-      <button type="button" onClick={create} disabled={state.busy || (mode === "enrol" && token === null)} className={buttonClasses(mode === "enrol" ? "primary" : "outline", mode === "enrol" ? "lg" : "md", mode === "enrol" ? "w-full" : "")}>
+      <button type="button" onClick={create} disabled={state.busy || !hydrated || (mode === "enrol" && token === null)} className={buttonClasses(mode === "enrol" ? "primary" : "outline", mode === "enrol" ? "lg" : "md", mode === "enrol" ? "w-full" : "")}>
         {state.busy ? "Waiting for your device…" : mode === "enrol" ? "Create my passkey" : "Add a passkey"}
       </button>
       <p role="alert" className="mt-3 min-h-5 text-sm text-red-800">

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { useHydrated } from "@/components/operator/use-hydrated";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { authClient, problemOf } from "@/lib/auth/client";
 
@@ -9,6 +10,7 @@ import { authClient, problemOf } from "@/lib/auth/client";
 export function PasskeySignIn({ next }: { next: string }) {
   const router = useRouter();
   const [state, setState] = useState<{ busy: boolean; problem?: string }>({ busy: false });
+  const hydrated = useHydrated();
 
   async function signIn() {
     setState({ busy: true });
@@ -22,7 +24,7 @@ export function PasskeySignIn({ next }: { next: string }) {
 
   return (
     <div>
-      <button type="button" onClick={signIn} disabled={state.busy} className={buttonClasses("primary", "lg", "w-full")}>
+      <button type="button" onClick={signIn} disabled={state.busy || !hydrated} className={buttonClasses("primary", "lg", "w-full")}>
         {state.busy ? "Waiting for your passkey…" : "Sign in with a passkey"}
       </button>
       <p role="alert" className="mt-3 min-h-5 text-sm text-red-800">
