@@ -37,6 +37,7 @@ import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-ad
 import { isForeignPagePost } from "./lib/security/origin";
 import { perRequestPageHeaders, securityHeaders } from "./lib/security/headers";
 import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";
+import { hasBody, whenBodyArrives } from "./lib/security/request-body";
 import { SecretUnavailable, siteSecret } from "./lib/security/secret";
 import { ENTRY_PAGE_PATH } from "./lib/waitlist/entry-link";
 
@@ -87,8 +88,9 @@ function isDecodable(pathname: string): boolean {
 /**
  * No route takes a larger body (the sign-up's 16 KiB is the largest). A request that declares a
  * bigger one is refused before a byte of it is read (what follows is discarded for LINGER_MS, then
- * the connection is closed); one that does not declare its size is cut off by the route's own
- * bounded reader (lib/http.ts).
+ * the connection is closed); one that does not declare its size is refused as soon as it passes
+ * this, before Next sees it (lib/security/request-body.ts). Routes still read with their own
+ * tighter bounds (lib/http.ts).
  */
 const MAX_REQUEST_BYTES = 64 * 1024;
 /** How long the rest of a refused body is read and discarded before the connection is closed. */
@@ -111,17 +113,19 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
   // Ours, always: a visitor cannot choose the id their request is logged under.
   request.headers[REQUEST_ID_HEADER] = requestId;
   response.setHeader("X-Request-Id", requestId);
-  inFlight += 1;
+  // Held from the start: by the time a timer fires, the request may have let go of its socket.
+  const socket = request.socket;
   // Answered before its body was read (413, 405, 503 at once): Node reads and discards the rest so the
   // client gets the answer (closing at once could reset the connection before the client reads it),
   // but only for LINGER_MS; a client still sending after that has its connection closed.
   response.once("finish", () => {
     if (request.complete) return;
-    const linger = setTimeout(() => request.socket.destroy(), LINGER_MS).unref();
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS).unref();
     request.once("end", () => clearTimeout(linger));
   });
+  let counted = false;
   response.once("close", () => {
-    inFlight -= 1;
+    if (counted) inFlight -= 1;
     const fields = { request_id: requestId, method: request.method, route: routeOf(pathname), status: response.statusCode, ms: Math.round(performance.now() - started) };
     // A response that closed before it finished: the client went away (or the server gave up on it).
     if (!response.writableFinished) log.info({ ...fields, aborted: true }, "request");
@@ -141,17 +145,36 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
     return answerAtOnce(response, 400, "That address is not valid.");
   }
   if (Number(request.headers["content-length"]) > MAX_REQUEST_BYTES) {
-    log.warn({ fault: "body_too_large", request_id: requestId, declared_bytes: Number(request.headers["content-length"]) }, "declared body too large: 413, unread");
-    return answerAtOnce(response, 413, "That request is too large.");
-  }
-  if (inFlight > env.WAITLIST_MAX_IN_FLIGHT && pathname !== HEALTH_PATH) {
-    log.warn({ fault: "overloaded", request_id: requestId, in_flight: inFlight - 1 }, "too many requests in flight: 503");
-    return answerAtOnce(response, 503, "The site is very busy right now. Please try again in a few seconds.", retryLater());
+    return refuseTooLarge(response, requestId, { declared_bytes: Number(request.headers["content-length"]) }, "declared body too large: 413, unread");
   }
   if (isForeignPagePost(request.method, pathname, request.headers, siteOrigin)) {
     log.warn({ fault: "foreign_origin", request_id: requestId }, "form posted to a page from another site: 403");
     return answerAtOnce(response, 403, "This form can be sent only from this site's own pages.");
   }
+  const admit = () => {
+    // Counted from here: a body still arriving holds a connection, not one of the slots.
+    inFlight += 1;
+    counted = true;
+    if (inFlight > env.WAITLIST_MAX_IN_FLIGHT && pathname !== HEALTH_PATH) {
+      log.warn({ fault: "overloaded", request_id: requestId, in_flight: inFlight - 1 }, "too many requests in flight: 503");
+      return answerAtOnce(response, 503, "The site is very busy right now. Please try again in a few seconds.", retryLater());
+    }
+    handOver(request, response, pathname, requestId);
+  };
+  if (!hasBody(request)) return admit();
+  whenBodyArrives(request, MAX_REQUEST_BYTES, {
+    arrived: admit,
+    tooLarge: () => refuseTooLarge(response, requestId, { undeclared: true }, "body passed the size limit while arriving: 413"),
+  });
+}
+
+function refuseTooLarge(response: ServerResponse, requestId: string, fields: Record<string, unknown>, message: string): void {
+  log.warn({ fault: "body_too_large", request_id: requestId, ...fields }, message);
+  answerAtOnce(response, 413, "That request is too large.");
+}
+
+/** Next's handler, with a per-request page policy where the page needs one. */
+function handOver(request: IncomingMessage, response: ServerResponse, pathname: string, requestId: string): void {
   // Pages rendered per request get a policy with a nonce of their own (Next reads it from the request's policy).
   const perRequestPage = dev ? undefined : perRequestPageHeaders(pathname);
   if (perRequestPage) {
@@ -166,9 +189,20 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
   });
 }
 
-const server = createServer(serve);
-// A request (headers and body) must arrive within this time, so a slow upload cannot hold a slot for long.
-server.requestTimeout = 30_000;
+const server = createServer(
+  {
+    // Node's defaults, written down: a request's headers are at most 16 KiB (431 past that).
+    maxHeaderSize: 16 * 1024,
+    // A request's headers must arrive within 10 s, and the whole request (body too) within 30 s, so
+    // a client sending a byte at a time holds a connection for that long at most, never a slot
+    // (bodies are held back until they have arrived: lib/security/request-body.ts).
+    headersTimeout: 10_000,
+    requestTimeout: 30_000,
+    // How often those limits are checked (Node's default is every 30 s).
+    connectionsCheckingInterval: 2_000,
+  },
+  serve,
+);
 
 const deliveries = getDeliveryWorker();
 let stopOverdueWatch = () => {};

@@ -34,7 +34,11 @@ export async function sendOversizedBody(
   request.on("error", (error) => void (failure = error));
   while (!answered && !failure && sent < options.bytes) {
     sent += chunk.length;
-    if (!request.write(chunk)) await Promise.race([new Promise((resolve) => request.once("drain", resolve).once("close", resolve)), answer]);
+    if (!request.write(chunk)) {
+      let settle = () => {};
+      await Promise.race([new Promise<void>((resolve) => (settle = resolve) && request.once("drain", settle).once("close", settle)), answer]);
+      request.off("drain", settle).off("close", settle);
+    }
     await new Promise((resolve) => setImmediate(resolve));
   }
   if (!answered && !failure) request.end();
