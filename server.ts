@@ -24,9 +24,11 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import path from "node:path";
 import nextEnv from "@next/env";
+import { startBackupSchedule } from "./lib/backup/schedule";
 import { closeDatabase } from "./lib/db";
-import { parseEnv } from "./lib/env";
+import { databaseSettings, parseEnv } from "./lib/env";
 import { markShuttingDown } from "./lib/health";
 import { REQUEST_ID_HEADER, retryLater } from "./lib/http";
 import { errorFields, log } from "./lib/log";
@@ -207,6 +209,7 @@ const server = createServer(
 const deliveries = getDeliveryWorker();
 let stopOverdueWatch = () => {};
 let stopRetentionSweep = () => {};
+let stopBackups = () => {};
 
 server.listen(port, hostname, () => {
   log.info(
@@ -218,6 +221,12 @@ server.listen(port, hostname, () => {
   deliveries.start();
   stopOverdueWatch = startOverdueWatch({ deliveries: configuredKinds(env), deliverSoon: () => deliveries.deliverSoon() });
   stopRetentionSweep = startRetentionSweep(env.WAITLIST_RETENTION_DAYS);
+  const database = databaseSettings(env);
+  if (env.WAITLIST_BACKUP_DIR && database.file) {
+    const schedule = { dir: path.resolve(env.WAITLIST_BACKUP_DIR), intervalMinutes: env.WAITLIST_BACKUP_INTERVAL_MINUTES, keep: env.WAITLIST_BACKUP_KEEP, databaseFile: database.file };
+    stopBackups = startBackupSchedule(schedule);
+    log.info(`Backups: every ${schedule.intervalMinutes} minutes into ${schedule.dir}, the newest ${schedule.keep} kept.`);
+  }
 });
 
 /** How long requests in flight, then deliveries in flight, get to finish. */
@@ -247,6 +256,7 @@ async function shutDown(signal: string): Promise<void> {
   server.closeAllConnections();
   stopOverdueWatch();
   stopRetentionSweep();
+  stopBackups();
   // Each step goes on to the next if it fails (the database may be what is broken).
   await deliveries.stop(DELIVERIES_GRACE_MS).catch((error: unknown) => log.error({ fault: "delivery_worker", ...errorFields(error) }, "handing back deliveries failed"));
   await closeDatabase().catch((error: unknown) => log.error({ fault: "database_unavailable", ...errorFields(error) }, "closing the database failed"));

@@ -98,6 +98,13 @@ const envSchema = z.object({
    * (lib/waitlist/retention.ts); the privacy notice says so. Unset: entries are kept.
    */
   WAITLIST_RETENTION_DAYS: wholeNumber(1).optional(),
+  /**
+   * Scheduled backups of the embedded database (lib/backup/schedule.ts): a folder for them, how
+   * often, how many to keep. Unset: no scheduled backups (npm run waitlist -- backup FILE still works).
+   */
+  WAITLIST_BACKUP_DIR: z.string().trim().min(1).optional(),
+  WAITLIST_BACKUP_INTERVAL_MINUTES: wholeNumber(1).default(24 * 60),
+  WAITLIST_BACKUP_KEEP: wholeNumber(1).default(7),
 })
   .refine((env) => !env.WAITLIST_WEBHOOK_URL || env.WAITLIST_WEBHOOK_SECRET, {
     path: ["WAITLIST_WEBHOOK_SECRET"],
@@ -106,6 +113,10 @@ const envSchema = z.object({
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     path: ["MAIL_FROM"],
     error: 'must be set when SMTP_URL is: the sender of confirmation emails, such as "FieldCrew <hello@fieldcrew.app>"',
+  })
+  .refine((env) => !(env.WAITLIST_BACKUP_DIR && SERVER_URL.test(env.DATABASE_URL)), {
+    path: ["WAITLIST_BACKUP_DIR"],
+    error: "backs up the embedded SQLite file only; a libSQL/Turso server keeps its own backups (point-in-time restore)",
   })
   .refine((env) => !(env.DATABASE_DRIVER === "better-sqlite3" && SERVER_URL.test(env.DATABASE_URL)), {
     path: ["DATABASE_DRIVER"],
@@ -139,6 +150,9 @@ const ENV_NAMES = [
   "WAITLIST_MAX_PENDING_WRITES",
   "WAITLIST_REQUEST_DEADLINE_MS",
   "WAITLIST_RETENTION_DAYS",
+  "WAITLIST_BACKUP_DIR",
+  "WAITLIST_BACKUP_INTERVAL_MINUTES",
+  "WAITLIST_BACKUP_KEEP",
 ] as const satisfies readonly (keyof Env)[];
 
 /**

@@ -13,6 +13,7 @@
 import "server-only";
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { backupHealth } from "./backup/schedule";
 import { getDatabase, temporaryKind, type Database } from "./db";
 import { json } from "./http";
 import { errorFields, log } from "./log";
@@ -89,5 +90,7 @@ export async function checkHealth(
 
 export async function handleHealth(): Promise<Response> {
   const health = await checkHealth();
-  return json(health.status === "ok" ? 200 : 503, health);
+  // Backups are reported, not judged: a failing one is the operator's to fix, the instance still serves.
+  const backups = backupHealth();
+  return json(health.status === "ok" ? 200 : 503, backups ? { ...health, backups } : health);
 }

@@ -19,6 +19,7 @@ import { BUSINESS_TYPES, BUSINESS_TYPE_VALUES, COMPANY_SIZES, COMPANY_SIZE_VALUE
 import type { EntryRecord } from "../waitlist/store";
 import { recordAction, shellActor } from "./audit";
 import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
+import { backupCommand, BACKUP_USAGE, restoreCommand } from "./cli-backup";
 import { auditCommand, operatorsCommand, OPERATOR_USAGE } from "./cli-console";
 import { contactCommand, FOLLOW_UP_USAGE, queueCommand } from "./cli-follow-up";
 import { exportText } from "./export";
@@ -71,7 +72,7 @@ Commands:
   redeliver   Send failed deliveries again, with a fresh set of attempts
              --id ID            one delivery (its id from deliveries)
              --all-failed       every failed delivery
-${FOLLOW_UP_USAGE}${OPERATOR_USAGE}`;
+${FOLLOW_UP_USAGE}${OPERATOR_USAGE}${BACKUP_USAGE}`;
 
 export { UsageError, type CliIo } from "./cli-io";
 
@@ -421,6 +422,8 @@ const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Prom
   contact: contactCommand,
   operators: operatorsCommand,
   audit: auditCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
 };
 
 /**
