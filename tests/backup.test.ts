@@ -14,6 +14,7 @@ import * as route from "@/app/api/waitlist/route";
 import { BackupProblem, backUpDatabase, checkBackup, restoreDatabase } from "@/lib/backup/backup";
 import { backUpIfDue } from "@/lib/backup/schedule";
 import { getDatabase } from "@/lib/db";
+import { parseEnv } from "@/lib/env";
 import { setUpTestDatabase } from "./support/database";
 import { jsonRequest, signupBody } from "./support/requests";
 
@@ -214,5 +215,29 @@ describe("scheduled backups", () => {
     mkdirSync(dir);
     await expect(backUpIfDue({ ...schedule(dir), databaseFile: path.join(workDir, "gone.db") })).rejects.toThrow(/There is no database at/);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe("the scheduled backups' settings", () => {
+  it("default to a day and seven kept, and refuse nonsense and a libSQL server", () => {
+    expect(parseEnv({ WAITLIST_BACKUP_DIR: "/var/backups/fieldcrew" })).toMatchObject({
+      WAITLIST_BACKUP_DIR: "/var/backups/fieldcrew",
+      WAITLIST_BACKUP_INTERVAL_MINUTES: 1440,
+      WAITLIST_BACKUP_KEEP: 7,
+    });
+    expect(() => parseEnv({ WAITLIST_BACKUP_DIR: "/b", WAITLIST_BACKUP_INTERVAL_MINUTES: "0" })).toThrow(/WAITLIST_BACKUP_INTERVAL_MINUTES/);
+    expect(() => parseEnv({ WAITLIST_BACKUP_DIR: "/b", WAITLIST_BACKUP_KEEP: "none" })).toThrow(/WAITLIST_BACKUP_KEEP: must be a whole number/);
+    expect(() => parseEnv({ WAITLIST_BACKUP_DIR: "/b", DATABASE_URL: "libsql://waitlist-acme.turso.io", DATABASE_AUTH_TOKEN: "t" })).toThrow(
+      /WAITLIST_BACKUP_DIR: backs up the embedded SQLite file only/,
+    );
+  });
+
+  it("npm run waitlist -- backup refuses a libSQL server and says what to use instead", () => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "lib/operator/main.ts", "backup", path.join(workDir, "turso.db")], {
+      encoding: "utf8",
+      env: { ...process.env, DATABASE_URL: "libsql://waitlist-acme.turso.io", DATABASE_AUTH_TOKEN: "t", DATABASE_DRIVER: "libsql" },
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/names a libSQL\/Turso server: back it up, and restore it, with Turso's own tools/);
   });
 });
