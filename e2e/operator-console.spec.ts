@@ -145,10 +145,14 @@ test.describe("the operator console", () => {
     // Opening the link signs nobody in (a mail scanner may open it); the button does, once.
     await lost.goto(new URL(link!).pathname + new URL(link!).search);
     await lost.getByRole("button", { name: "Sign in" }).click();
-    await expect(lost.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+    await expect(lost.getByRole("heading", { level: 1, name: "Follow-up queue" })).toBeVisible();
+    // An emailed link lets them work, but not add a passkey: that would turn a stolen link into
+    // lasting access. It takes a fresh passkey sign-in, or a new enrolment link from an admin.
+    await lost.goto("/operator/account");
     await addVirtualAuthenticator(lost);
     await lost.getByRole("button", { name: "Add a passkey" }).click();
-    await expect(lost.getByText("Passkey 2")).toBeVisible();
+    await expect(lost.getByRole("alert").filter({ hasText: "Adding a passkey needs a passkey sign-in within the last 10 minutes" })).toBeVisible();
+    expect(withTestDatabase((sqlite) => (sqlite.prepare("SELECT count(*) AS n FROM operator_passkeys WHERE operator_id = (SELECT id FROM operators WHERE email = ?)").get(email) as { n: number }).n)).toBe(1);
 
     // The link is used up.
     const third = await browser.newContext({ baseURL });

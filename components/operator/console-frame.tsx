@@ -7,12 +7,17 @@ export const CONSOLE_LINKS = [
   { href: "/operator/overview", label: "Overview" },
   { href: "/operator/entries", label: "Entries" },
   { href: "/operator/invitation", label: "Invitation" },
-  { href: "/operator/audit", label: "Audit log" },
+  { href: "/operator/audit", label: "Audit log", adminOnly: true },
+  { href: "/operator/operators", label: "Operators", adminOnly: true },
   { href: "/operator/account", label: "Account" },
 ] as const;
 
-/** The console's frame: the site's dark header with the console's own links (when signed in) and sign-out. */
-export function ConsoleFrame({ operatorEmail, current, children }: { operatorEmail?: string; current?: string; children: ReactNode }) {
+/**
+ * The console's frame: the site's dark header with the console's own links (when signed in;
+ * an admin's pages only for an admin) and sign-out.
+ */
+export function ConsoleFrame({ operatorEmail, role, current, children }: { operatorEmail?: string; role?: string; current?: string; children: ReactNode }) {
+  const links = CONSOLE_LINKS.filter((link) => !("adminOnly" in link) || role === "admin");
   return (
     <>
       <header className="border-b border-white/10 bg-ink-950">
@@ -33,7 +38,7 @@ export function ConsoleFrame({ operatorEmail, current, children }: { operatorEma
         {operatorEmail && (
           <nav aria-label="Console" className="mx-auto max-w-6xl overflow-x-auto px-2 sm:px-4">
             <ul className="flex gap-1">
-              {CONSOLE_LINKS.map((link) => (
+              {links.map((link) => (
                 <li key={link.href}>
                   <a
                     href={link.href}

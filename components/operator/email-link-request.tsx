@@ -12,7 +12,7 @@ export function EmailLinkRequest() {
     event.preventDefault();
     const email = String(new FormData(event.currentTarget).get("email") ?? "").trim();
     setState({ busy: true });
-    const result = await authClient.signIn.magicLink({ email, callbackURL: "/operator/account", errorCallbackURL: "/operator/sign-in" });
+    const result = await authClient.signIn.magicLink({ email, callbackURL: "/operator", errorCallbackURL: "/operator/sign-in" });
     if (result.error) setState({ busy: false, problem: problemOf(result.error, "That did not work. Check the address and try again.") });
     else setState({ busy: false, sent: true });
   }

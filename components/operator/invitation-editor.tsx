@@ -15,7 +15,12 @@ export function InvitationEditor({ initial, save }: { initial: EditorState; save
     <form action={action} className="space-y-4" noValidate>
       {state.problems.form && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-900">
-          {state.problems.form}
+          {state.problems.form}{" "}
+          {state.confirm && (
+            <a href={state.confirm} className="font-medium underline">
+              Confirm it&apos;s you
+            </a>
+          )}
         </p>
       )}
       <div>

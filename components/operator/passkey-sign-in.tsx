@@ -6,8 +6,12 @@ import { useHydrated } from "@/components/operator/use-hydrated";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { authClient, problemOf } from "@/lib/auth/client";
 
-/** "Sign in with a passkey": the browser asks for any passkey of this site (no name to type). */
-export function PasskeySignIn({ next }: { next: string }) {
+/**
+ * "Sign in with a passkey": the browser asks for any passkey of this site (no name to type).
+ * Signed in already, it is the step-up: the browser offers the operator's own passkeys, and
+ * the new sign-in replaces the session (lib/auth/routes.ts).
+ */
+export function PasskeySignIn({ next, label = "Sign in with a passkey" }: { next: string; label?: string }) {
   const router = useRouter();
   const [state, setState] = useState<{ busy: boolean; problem?: string }>({ busy: false });
   const hydrated = useHydrated();
@@ -25,7 +29,7 @@ export function PasskeySignIn({ next }: { next: string }) {
   return (
     <div>
       <button type="button" onClick={signIn} disabled={state.busy || !hydrated} className={buttonClasses("primary", "lg", "w-full")}>
-        {state.busy ? "Waiting for your passkey…" : "Sign in with a passkey"}
+        {state.busy ? "Waiting for your passkey…" : label}
       </button>
       <p role="alert" className="mt-3 min-h-5 text-sm text-red-800">
         {state.problem}

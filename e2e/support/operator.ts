@@ -18,9 +18,9 @@ export function waitlistCli(args: string[], siteUrl: string): string {
   });
 }
 
-/** `operators add`: the enrolment link it prints. */
-export function inviteOperator(email: string, siteUrl: string): string {
-  const printed = waitlistCli(["operators", "add", email], siteUrl);
+/** `operators add` (an admin unless told otherwise): the enrolment link it prints. */
+export function inviteOperator(email: string, siteUrl: string, role: "admin" | "member" = "admin"): string {
+  const printed = waitlistCli(["operators", "add", email, "--role", role], siteUrl);
   const link = /https?:\/\/\S+\/operator\/enrol#\S+/.exec(printed)?.[0];
   if (!link) throw new Error(`No enrolment link in:\n${printed}`);
   return link;
@@ -40,9 +40,9 @@ export async function addVirtualAuthenticator(page: Page): Promise<void> {
 }
 
 /** Invites an operator and enrols a passkey for them from the link: signed in, on the follow-up queue. */
-export async function enrolNewOperator(page: Page, tag: string, siteUrl: string): Promise<string> {
+export async function enrolNewOperator(page: Page, tag: string, siteUrl: string, role: "admin" | "member" = "admin"): Promise<string> {
   const email = uniqueOperatorEmail(tag);
-  const link = inviteOperator(email, siteUrl);
+  const link = inviteOperator(email, siteUrl, role);
   await addVirtualAuthenticator(page);
   await page.goto(link);
   await page.getByRole("button", { name: "Create my passkey" }).click();

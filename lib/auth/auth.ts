@@ -22,7 +22,7 @@ import { createHmac } from "node:crypto";
 import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { APIError } from "better-auth/api";
+import { APIError, getSessionFromCtx } from "better-auth/api";
 import { magicLink } from "better-auth/plugins/magic-link";
 import { getDatabase, type Database } from "../db";
 import { parseEnv, type Env } from "../env";
@@ -32,6 +32,7 @@ import { CLIENT_ADDRESS_HEADER } from "../security/client-address";
 import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";
 import { invitedOperator, spendInvitation } from "./invitations";
+import { FRESH_SIGN_IN_MINUTES, isFreshSignIn } from "./roles";
 import { sendSignInLink } from "./emails";
 
 /** Where the console's authentication endpoints live (app/api/auth/[...all]/route.ts). */
@@ -45,6 +46,8 @@ export const SIGN_IN_LINK_MINUTES = 15;
 /** The session cookie is `<prefix>.session_token` (`__Secure-` in front of it on https). */
 export const COOKIE_PREFIX = "fieldcrew-operator";
 
+export const FRESH_SIGN_IN_NEEDED = "Adding a passkey needs a passkey sign-in within the last 10 minutes. Confirm it's you, then add it.";
+
 export const ENROLMENT_LINK_UNUSABLE = "This enrolment link has been used or has expired. Ask for a new one (npm run waitlist -- operators enrol EMAIL).";
 
 /** The key better-auth signs cookies with: derived from the site's secret, so there is no second secret to manage. */
@@ -52,11 +55,13 @@ function authSecret(): string {
   return createHmac("sha256", siteSecret()).update("fieldcrew operator console sessions").digest("hex");
 }
 
-/** How a session was made, from the endpoint that made it, for the audit log. */
+/** How a session was made, from the endpoint that made it: kept on the session (a passkey sign-in is fresh for a while) and in the audit log. */
 function signInMethod(path: string | undefined): string {
   if (path?.startsWith("/passkey/verify-registration")) return "enrolment";
+  if (path?.startsWith("/passkey/verify-authentication")) return "passkey";
   if (path?.startsWith("/magic-link")) return "email link";
-  return "passkey";
+  // Not made by a sign-in endpoint: never counted as a fresh passkey sign-in.
+  return "other";
 }
 
 async function operatorEmail(database: Database, id: string): Promise<string> {
@@ -84,12 +89,19 @@ export function createAuth({ env, database }: AuthOptions) {
     basePath: AUTH_BASE_PATH,
     secret: authSecret(),
     database: prismaAdapter(database(), { provider: "sqlite" }),
-    user: { modelName: "operator" },
+    user: {
+      modelName: "operator",
+      // Set from the shell or by an admin (lib/operator/operators.ts), never through the library.
+      additionalFields: { role: { type: "string", required: false, input: false } },
+    },
     session: {
       modelName: "operatorSession",
       expiresIn: SESSION_HOURS * 3600,
       // The absolute limit is the cookie's and the row's expiry; idleness is checked by lib/auth/session.ts.
       disableSessionRefresh: true,
+      // The library's own "fresh session" (its sensitive endpoints) agrees with ours (lib/auth/roles.ts).
+      freshAge: FRESH_SIGN_IN_MINUTES * 60,
+      additionalFields: { signedInWith: { type: "string", required: false, input: false } },
     },
     account: { modelName: "operatorAccount" },
     verification: { modelName: "operatorVerification" },
@@ -116,6 +128,9 @@ export function createAuth({ env, database }: AuthOptions) {
       },
       session: {
         create: {
+          async before(session, context) {
+            return { data: { ...session, signedInWith: signInMethod(context?.path) } };
+          },
           async after(session, context) {
             const db = database();
             await recordAction(db, {
@@ -142,11 +157,20 @@ export function createAuth({ env, database }: AuthOptions) {
             if (!operator) throw new APIError("BAD_REQUEST", { message: ENROLMENT_LINK_UNUSABLE });
             return { id: operator.id, name: operator.email, displayName: operator.name || operator.email };
           },
-          async afterVerification({ user, context }) {
+          async afterVerification({ ctx, user, context }) {
             const db = database();
             // With a token: enrolment, which uses the link up (a race with a second tab loses here).
-            // Without one: a signed-in operator adding another passkey (the plugin checked the session).
+            // Without one: a signed-in operator adding another passkey, which needs a fresh passkey sign-in
+            // (lib/auth/routes.ts checks it before the ceremony starts; this holds it at the end too).
             if (context && !(await spendInvitation(db, context, user.id))) throw new APIError("BAD_REQUEST", { message: ENROLMENT_LINK_UNUSABLE });
+            if (!context) {
+              // The session rule (idleness, removal) has run on this request already (lib/auth/routes.ts).
+              const found = await getSessionFromCtx(ctx);
+              const session = found?.session as { userId: string; createdAt: Date; signedInWith?: string | null } | undefined;
+              if (!session || session.userId !== user.id || !isFreshSignIn({ signedInWith: session.signedInWith ?? null, signedInAt: new Date(session.createdAt) })) {
+                throw new APIError("FORBIDDEN", { message: FRESH_SIGN_IN_NEEDED });
+              }
+            }
             await recordAction(db, { actor: { email: await operatorEmail(db, user.id), operatorId: user.id }, action: "passkey_added", detail: { via: context ? "enrolment link" : "console" } });
             return { userId: user.id };
           },

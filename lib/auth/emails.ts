@@ -30,11 +30,11 @@ export function sendSignInLink(smtp: SmtpSettings, to: string, url: string, minu
     `Sign in (the link works once, for ${minutes} minutes):`,
     url,
     "",
-    "Once in, add a new passkey under Account. If you did not ask for this, ignore this email: nothing happens without the link.",
+    "A sign-in by link lets you work the queue; for a new passkey, ask an admin for a new enrolment link. If you did not ask for this, ignore this email: nothing happens without the link.",
   ].join("\n");
   const html = `<p>Someone (we hope you) asked to sign in to the ${escapeHtml(SITE.name)} operator console with this address.</p>
 <p><a href="${escapeHtml(url)}">Sign in</a> (the link works once, for ${minutes} minutes).</p>
-<p>Once in, add a new passkey under Account. If you did not ask for this, ignore this email: nothing happens without the link.</p>`;
+<p>A sign-in by link lets you work the queue; for a new passkey, ask an admin for a new enrolment link. If you did not ask for this, ignore this email: nothing happens without the link.</p>`;
   return send(smtp, to, SIGN_IN_SUBJECT, text, html);
 }
 

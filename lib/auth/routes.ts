@@ -1,45 +1,122 @@
 /**
- * /api/auth/*: better-auth's endpoints, behind three checks of ours.
+ * /api/auth/*: better-auth's endpoints, behind checks of ours.
  *
  * - Only the endpoints the console uses are reachable (ALLOWED); the library has
  *   many more (user updates, account linking, session lists) that nothing here
  *   needs, and an endpoint that is not there cannot be misused.
  * - A POST from another site's page is refused before the library sees it (the
  *   library checks origins too; this does not depend on its settings).
+ * - The session rule (lib/auth/session.ts: removed operator, absolute limit, idle
+ *   limit) runs on every request that carries a session cookie before the library
+ *   reads it: an idle session is deleted here, so no library endpoint can use it.
+ * - Adding a passkey to a signed-in account needs a fresh passkey sign-in
+ *   (lib/auth/roles.ts). Passkey options are asked for with a POST, so an
+ *   enrolment link's token travels in a body, never in a URL a log could keep.
+ * - A new sign-in made while signed in (the step-up) replaces the old session;
+ *   a passkey's last use is recorded; a sign-out is audited, whichever way it came.
  * - The steps that start or finish a sign-in are counted per client address by
  *   the site's shared rate limiter, like sign-ups: guesses cost the same on every
  *   instance. A temporary database fault is a 503 with Retry-After.
  */
 import "server-only";
-import { isTemporary } from "../db";
-import { json, retryLater } from "../http";
+import { getDatabase, isTemporary, type Database } from "../db";
+import { hasContentType, json, readBoundedText, retryLater } from "../http";
 import { errorFields, log } from "../log";
+import { recordAction } from "../operator/audit";
 import { CLIENT_ADDRESS_HEADER } from "../security/client-address";
 import { isForeignOrigin } from "../security/origin";
 import { limitKeyOf, SharedRateLimiter, type RateLimiter } from "../security/rate-limit";
 import { parseEnv } from "../env";
 import { singleton } from "../singleton";
-import { AUTH_BASE_PATH, getAuth, type Auth } from "./auth";
+import { AUTH_BASE_PATH, COOKIE_PREFIX, FRESH_SIGN_IN_NEEDED, getAuth, type Auth } from "./auth";
+import { operatorOf, refusalOf, type SignedInOperator } from "./session";
+
+const REGISTER_OPTIONS = "/passkey/generate-register-options";
 
 const ALLOWED: Record<string, ReadonlySet<string>> = {
-  GET: new Set(["/get-session", "/passkey/generate-authenticate-options", "/passkey/generate-register-options", "/passkey/list-user-passkeys", "/magic-link/verify"]),
-  POST: new Set(["/passkey/verify-authentication", "/passkey/verify-registration", "/sign-in/magic-link", "/sign-out"]),
+  GET: new Set(["/get-session", "/passkey/generate-authenticate-options", "/magic-link/verify"]),
+  POST: new Set([REGISTER_OPTIONS, "/passkey/verify-authentication", "/passkey/verify-registration", "/sign-in/magic-link", "/sign-out"]),
 };
 
 /** The first step of each way in: counted, so a flood of attempts is cut off early. */
-const COUNTED = new Set(["/passkey/generate-authenticate-options", "/passkey/generate-register-options", "/sign-in/magic-link", "/magic-link/verify"]);
+const COUNTED = new Set(["/passkey/generate-authenticate-options", REGISTER_OPTIONS, "/sign-in/magic-link", "/magic-link/verify"]);
+
+/** The endpoints that make a session: one made while another was in use replaces it. */
+const SIGN_INS = new Set(["/passkey/verify-authentication", "/passkey/verify-registration", "/magic-link/verify"]);
 
 /** Sign-in steps per client address per window. A person needs a handful; a script needs thousands. */
 export const SIGN_IN_ATTEMPTS = 20;
 export const SIGN_IN_WINDOW_SECONDS = 600;
 
-export type AuthRouteOptions = { auth: () => Auth; siteUrl: string; limiter: RateLimiter };
+/** Passkey options' body: at most a token (43 characters) and a passkey name. */
+const MAX_OPTIONS_BODY = 2048;
 
-export function createAuthRoute({ auth, siteUrl, limiter }: AuthRouteOptions): (request: Request) => Promise<Response> {
+export type AuthRouteOptions = { auth: () => Auth; siteUrl: string; limiter: RateLimiter; database?: () => Database };
+
+const carriesSession = (request: Request) => (request.headers.get("cookie") ?? "").includes(`${COOKIE_PREFIX}.session_token=`);
+
+/** `POST generate-register-options {context?, name?}` as the library's GET, built here so the token never crosses the network in a URL. */
+async function registerOptionsRequest(request: Request, operator: SignedInOperator | null): Promise<Request | Response> {
+  if (!hasContentType(request, "application/json")) return json(415, { error: "Send the passkey options request as JSON." });
+  const text = await readBoundedText(request, MAX_OPTIONS_BODY);
+  let body: unknown;
+  try {
+    body = typeof text === "string" ? JSON.parse(text || "{}") : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (typeof body !== "object" || body === null) return json(400, { error: "That request could not be read." });
+  const { context, name } = body as { context?: unknown; name?: unknown };
+  if ((context !== undefined && typeof context !== "string") || (name !== undefined && typeof name !== "string")) return json(400, { error: "That request could not be read." });
+  if (!context) {
+    // Adding a passkey to a signed-in account: the session rule has run; now the freshness.
+    const refusal = refusalOf(operator, { fresh: true, returnTo: "/operator/account" });
+    if (refusal?.reason === "signed_out") return json(401, { error: "Sign in to the console first.", code: "signed_out" });
+    if (refusal?.reason === "not_fresh") return json(403, { error: FRESH_SIGN_IN_NEEDED, code: "fresh_sign_in_required", confirm: refusal.confirm });
+  }
+  const url = new URL(request.url);
+  if (context) url.searchParams.set("context", context);
+  if (name) url.searchParams.set("name", name.slice(0, 100));
+  const headers = new Headers(request.headers);
+  headers.delete("content-type");
+  headers.delete("content-length");
+  return new Request(url, { method: "GET", headers });
+}
+
+/** A credential id from a passkey sign-in's body (to record the passkey's last use), if there is one. */
+async function credentialIdOf(request: Request): Promise<string | undefined> {
+  try {
+    const body = (await request.clone().json()) as { response?: { id?: unknown } };
+    return typeof body.response?.id === "string" ? body.response.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const madeSession = (answer: Response) => answer.headers.getSetCookie().some((cookie) => cookie.includes(".session_token=") && !/Max-Age=0/i.test(cookie));
+
+/** What follows a library answer: the replaced session ended, the passkey's use recorded, a sign-out audited. */
+async function afterAnswer(database: Database, path: string, answer: Response, before: SignedInOperator | null, credentialId: string | undefined): Promise<void> {
+  const now = new Date();
+  if (SIGN_INS.has(path) && answer.status < 400 && madeSession(answer)) {
+    if (before) await database.operatorSession.deleteMany({ where: { id: before.sessionId } });
+    if (credentialId) await database.operatorPasskey.updateMany({ where: { credentialID: credentialId }, data: { lastUsedAt: now } });
+    if (path === "/passkey/verify-registration") {
+      const created = (await answer.clone().json().catch(() => null)) as { id?: unknown } | null;
+      if (typeof created?.id === "string") await database.operatorPasskey.updateMany({ where: { id: created.id }, data: { lastUsedAt: now } });
+    }
+  }
+  if (path === "/sign-out" && answer.ok && before) await recordAction(database, { actor: before.actor, action: "sign_out", detail: { via: "auth endpoint" }, at: now });
+}
+
+export function createAuthRoute({ auth, siteUrl, limiter, database = getDatabase }: AuthRouteOptions): (request: Request) => Promise<Response> {
   const siteOrigin = new URL(siteUrl).origin;
   return async function handleAuth(request) {
     const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
-    if (!ALLOWED[request.method]?.has(path)) return json(404, { error: "Not found." });
+    if (!ALLOWED[request.method]?.has(path)) {
+      if (path === REGISTER_OPTIONS) return json(405, { error: "Ask for passkey options with a POST; an enrolment token goes in its body, never in the address." }, { Allow: "POST" });
+      return json(404, { error: "Not found." });
+    }
     if (request.method === "POST" && isForeignOrigin(request, siteOrigin)) {
       return json(403, { error: "This request did not come from a FieldCrew page, so nothing was changed." });
     }
@@ -51,7 +128,18 @@ export function createAuthRoute({ auth, siteUrl, limiter }: AuthRouteOptions): (
           return json(429, { error: "Too many sign-in attempts from this network. Please wait a few minutes and try again." }, { "Retry-After": String(decision.retryAfterSeconds) });
         }
       }
-      return await auth().handler(request);
+      // The session rule, before the library reads the cookie (an idle session is deleted here).
+      const operator = carriesSession(request) ? await operatorOf(request.headers, auth(), database()) : null;
+      let forLibrary = request;
+      if (path === REGISTER_OPTIONS) {
+        const rewritten = await registerOptionsRequest(request, operator);
+        if (rewritten instanceof Response) return rewritten;
+        forLibrary = rewritten;
+      }
+      const credentialId = path === "/passkey/verify-authentication" ? await credentialIdOf(request) : undefined;
+      const answer = await auth().handler(forLibrary);
+      await afterAnswer(database(), path, answer, operator, credentialId);
+      return answer;
     } catch (error) {
       if (isTemporary(error)) {
         log.warn({ fault: "database_unavailable", route: `${AUTH_BASE_PATH}${path}`, ...errorFields(error) }, "sign-in step answered 503");

@@ -69,15 +69,38 @@ export async function saveInvitationTemplate(database: Pick<Database, "emailTemp
   await database.emailTemplate.upsert({ where: { key: INVITATION_TEMPLATE_KEY }, create: { key: INVITATION_TEMPLATE_KEY, ...data }, update: data });
 }
 
-function fill(text: string, entry: Pick<WaitlistEntry, "contactName" | "companyName">): string {
-  const values: Record<string, string> = { name: entry.contactName, company: entry.companyName };
-  return text.replace(PLACEHOLDER, (whole, name: string) => (name in values ? plain(values[name]!).trim() : whole));
+export type InvitedEntry = Pick<WaitlistEntry, "contactName" | "companyName" | "confirmedAt">;
+
+/**
+ * What an invitation may say about an address that has not confirmed it is theirs: nothing
+ * typed into the form. Anyone can sign up someone else's address with a lure as the company
+ * ("Your account is locked, call …"); once an operator invited that entry, we would mail the
+ * lure from our own domain. So until the address is confirmed, {{name}} is left out and
+ * {{company}} is "your company" (docs/security.md, "The follow-up").
+ */
+const UNCONFIRMED_COMPANY = "your company";
+
+/** Without a name: "Hello {{name}}," is "Hello,", "…, {{name}}" ends before the comma, and "{{name}}, …" starts after it. */
+const NAME_LEFT_OUT = /,?[ \t]*\{\{\s*name\s*\}\}(?:,[ \t]*(?=\S))?/g;
+const SENTENCE_START = /(^|[.!?]\s+|\n\s*)$/;
+
+function fill(text: string, entry: InvitedEntry): string {
+  if (entry.confirmedAt) {
+    const values: Record<string, string> = { name: entry.contactName, company: entry.companyName };
+    return text.replace(PLACEHOLDER, (whole, name: string) => (name in values ? plain(values[name]!).trim() : whole));
+  }
+  const withoutName = text.replace(NAME_LEFT_OUT, "");
+  return withoutName.replace(PLACEHOLDER, (whole, name: string, offset: number) => {
+    if (name !== "company") return whole;
+    // Our own words, so they start a sentence with a capital.
+    return SENTENCE_START.test(withoutName.slice(0, offset)) ? "Your company" : UNCONFIRMED_COMPANY;
+  });
 }
 
 const FOOTNOTE = "Your entry, and the choice to leave the waitlist, stay at this link.";
 
 /** The template for one entry: the subject on one line, the text as written, the HTML escaped paragraph by paragraph. */
-export function renderInvitation(template: InvitationTemplate, entry: Pick<WaitlistEntry, "contactName" | "companyName">, link: string): RenderedEmail {
+export function renderInvitation(template: InvitationTemplate, entry: InvitedEntry, link: string): RenderedEmail {
   const subject = fill(template.subject, entry).replace(/\s+/g, " ").trim();
   const body = fill(template.body, entry);
   const text = `${body}\n\n${FOOTNOTE}\n${link}\n`;

@@ -14,6 +14,8 @@ export type EditorState = {
   values: { subject: string; body: string };
   problems: { subject?: string; body?: string; form?: string };
   saved: boolean;
+  /** The step-up page, when the save needs a fresh passkey sign-in first. */
+  confirm?: string;
 };
 
 export async function saveTemplateFromForm(form: FormData, actor: Actor): Promise<EditorState> {

@@ -11,13 +11,16 @@ import { parseEnv } from "../env";
 import { listActions, shellActor } from "./audit";
 import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
 import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
-import { addOperator, enrolAgain, listOperators, OperatorProblem, removeOperator, type Enrolment, type OperatorSummary } from "./operators";
+import { addOperator, changeRole, enrolAgain, roleOf, listOperators, OperatorProblem, removeOperator, type Enrolment, type OperatorSummary } from "./operators";
 
 export const OPERATOR_USAGE = `  operators   Who may sign in to the console (/operator) with a passkey
-             add EMAIL [--name NAME]   invite: prints a one-time enrolment link (${ENROLMENT_HOURS} hours),
-                                      and emails it when SMTP_URL is set
+             add EMAIL [--name NAME] [--role member|admin]
+                                      invite: prints a one-time enrolment link (${ENROLMENT_HOURS} hours),
+                                      and emails it when SMTP_URL is set. The first operator is an
+                                      admin, later ones members unless --role says otherwise
              enrol EMAIL              a new enrolment link (a lost passkey, an expired link)
-             list                     operators, their passkeys and last sign-in
+             role EMAIL member|admin  change what they may do (there is always an admin)
+             list                     operators, their roles, passkeys and last sign-in
              remove EMAIL [--yes]     remove, and end their sessions at once
   audit    What operators did (sign-ins, exports, removals, resends, invitations), newest first
              --limit N          how many (default 50)
@@ -49,9 +52,22 @@ export async function operatorsCommand(db: Database, args: string[], io: CliIo):
   const siteUrl = parseEnv().SITE_URL;
   try {
     if (action === "add") {
-      const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: { name: { type: "string" } } });
+      const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: { name: { type: "string" }, role: { type: "string" } } });
       if (positionals.length !== 1) throw new UsageError("operators add needs one EMAIL.");
-      await announce(await addOperator(db, { email: positionals[0]!, name: values.name }, siteUrl, shellActor()), io, true);
+      const added = await addOperator(db, { email: positionals[0]!, name: values.name, role: roleOf(values.role) }, siteUrl, shellActor());
+      await write(io.stdout, `Role: ${added.role}.\n`);
+      await announce(added, io, true);
+      return 0;
+    }
+    if (action === "role") {
+      const { positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: {} });
+      if (positionals.length !== 2) throw new UsageError("operators role needs an EMAIL and a role: member or admin.");
+      const role = roleOf(positionals[1])!;
+      if (!(await changeRole(db, positionals[0]!, role, shellActor()))) {
+        await write(io.stderr, `${terminalSafe(positionals[0]!)} is not an operator. Nothing changed.\n`);
+        return 1;
+      }
+      await write(io.stdout, `${terminalSafe(positionals[0]!)} is now ${role === "admin" ? "an admin" : "a member"}.\n`);
       return 0;
     }
     if (action === "enrol") {
@@ -70,6 +86,7 @@ export async function operatorsCommand(db: Database, args: string[], io: CliIo):
       const columns: Column<OperatorSummary>[] = [
         { title: "Email", width: 32, value: (o) => o.email },
         { title: "Name", width: 20, value: (o) => o.name },
+        { title: "Role", width: 6, value: (o) => o.role },
         { title: "Passkeys", width: 8, value: (o) => String(o.passkeys), alignRight: true },
         { title: "Signed in now", width: 13, value: (o) => (o.sessions > 0 ? `${o.sessions} session${o.sessions === 1 ? "" : "s"}` : "no") },
         { title: "Last sign-in", width: 20, value: (o) => (o.lastSignIn ? minute(o.lastSignIn) : "never") },
@@ -102,7 +119,7 @@ export async function operatorsCommand(db: Database, args: string[], io: CliIo):
     await write(io.stderr, `${terminalSafe(error.message)}\n`);
     return 1;
   }
-  throw new UsageError(action ? `Unknown operators command "${action}". Use add, enrol, list or remove.` : "operators needs add, enrol, list or remove.");
+  throw new UsageError(action ? `Unknown operators command "${action}". Use add, enrol, role, list or remove.` : "operators needs add, enrol, role, list or remove.");
 }
 
 export async function auditCommand(db: Database, args: string[], io: CliIo): Promise<number> {

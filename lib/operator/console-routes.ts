@@ -7,7 +7,8 @@
  */
 import "server-only";
 import { getAuth } from "../auth/auth";
-import { operatorOf, SIGN_IN_PATH, type SignedInOperator } from "../auth/session";
+import { ADMIN_ONLY, safeConsolePath, type Permission } from "../auth/roles";
+import { operatorOf, refusalOf, SIGN_IN_PATH, type SignedInOperator } from "../auth/session";
 import { getDatabase, isTemporary } from "../db";
 import { parseEnv } from "../env";
 import { hasContentType, json, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
@@ -20,6 +21,7 @@ import { redeliver, removeById } from "./queries";
 import { addNote, assignEntries, AssignProblem, changeFollowUp, changeSchema, MAX_SELECTION, noteOnlySchema, type ChangeResult } from "../follow-up/changes";
 import { getDeliveryWorker } from "../waitlist/deliveries";
 import { isTimeZone } from "./time-format";
+import { endOtherSessions, endSession, removePasskey, renamePasskey } from "./account";
 
 /** On every console answer that is not a page: never cached, never indexed. */
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" };
@@ -31,20 +33,32 @@ function seeOther(location: string, extra: Record<string, string> = {}): Respons
 type Action = (request: Request, operator: SignedInOperator) => Promise<Response>;
 
 /**
- * The session check, the origin check for posts, and faults as answers: a
- * temporary database fault is 503 with Retry-After and nothing changed.
+ * What an act needs beyond a session: a permission of the admin role, a fresh passkey
+ * sign-in (`returnTo`: the console page the step-up comes back to).
  */
-export function consoleRoute(action: Action): (request: Request) => Promise<Response> {
+export type Needs = { permission?: Permission; fresh?: boolean; returnTo?: (request: Request) => string };
+
+/**
+ * The session check, the role and freshness checks, the origin check for posts, and
+ * faults as answers: a temporary database fault is 503 with Retry-After and nothing changed.
+ */
+export function consoleRoute(action: Action, needs: Needs = {}): (request: Request) => Promise<Response> {
   return async (request) => {
     try {
       if (request.method === "POST" && !isFromOwnPage(request, new URL(parseEnv().SITE_URL).origin)) {
         return plainText(403, "This request did not come from a console page, so nothing was changed.", PRIVATE);
       }
       const operator = await operatorOf(request.headers);
-      if (!operator) {
+      const refusal = refusalOf(operator, { permission: needs.permission, fresh: needs.fresh, returnTo: needs.returnTo?.(request) });
+      if (refusal?.reason === "signed_out" || !operator) {
         // A form post from a page whose session ended: to the sign-in page. Anything else: 401, no data.
         return request.method === "POST" ? seeOther(SIGN_IN_PATH) : json(401, { error: "Sign in to the console first." }, PRIVATE);
       }
+      if (refusal?.reason === "not_allowed") {
+        return plainText(403, `Your role (${operator.role}) does not include this: only an admin may ${ADMIN_ONLY[refusal.permission]}. Nothing was changed.`, PRIVATE);
+      }
+      // Not signed in with a passkey lately: confirm with it, then back to where the operator was.
+      if (refusal?.reason === "not_fresh") return seeOther(refusal.confirm);
       return await action(request, operator);
     } catch (error) {
       if (isTemporary(error)) {
@@ -74,7 +88,15 @@ export const handleExport = consoleRoute(async (request, operator) => {
       ...PRIVATE,
     },
   });
-});
+}, { permission: "export", fresh: true, returnTo: (request) => `/operator/entries${listQueryOf(request)}` });
+
+/** The list's filters of an export request, as the entries page's query (the step-up returns there). */
+function listQueryOf(request: Request): string {
+  const params = new URL(request.url).searchParams;
+  params.delete("format");
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
 
 /** POST /api/operator/entries/:id/remove (the entry page's confirmation form). */
 export function handleRemove(request: Request, id: string): Promise<Response> {
@@ -82,7 +104,7 @@ export function handleRemove(request: Request, id: string): Promise<Response> {
     if (!/^[1-9]\d{0,15}$/.test(id)) return plainText(404, "There is no such entry.", PRIVATE);
     const removed = await removeById(getDatabase(), Number(id), operator.actor);
     return seeOther(`/operator/entries?removed=${removed ? id : "none"}`);
-  })(request);
+  }, { permission: "remove_entry", fresh: true, returnTo: () => (/^[1-9]\d{0,15}$/.test(id) ? `/operator/entries/${id}` : "/operator/entries") })(request);
 }
 
 /** POST /api/operator/deliveries/:id/redeliver (a failed delivery on an entry's page). */
@@ -93,7 +115,7 @@ export function handleRedeliver(request: Request, deliveryId: string): Promise<R
     if (!delivery) return plainText(404, "There is no such delivery.", PRIVATE);
     const n = await redeliver(database, { id: deliveryId }, operator.actor);
     return seeOther(`/operator/entries/${delivery.entryId}?done=${n > 0 ? "redelivered" : "not_failed"}`);
-  })(request);
+  }, { permission: "redeliver" })(request);
 }
 
 /** POST /api/operator/sign-out: the session is deleted, the cookie cleared, and the audit log says so. */
@@ -117,12 +139,8 @@ async function consoleForm(request: Request): Promise<URLSearchParams | Response
   if (typeof body !== "string") return plainText(400, "That form could not be read. Please send it again from its console page.", PRIVATE);
   return new URLSearchParams(body);
 }
-/** Where a follow-up form may send the operator back to: a console page, with a plain query. */
-const RETURN_PATH = /^\/operator(\/[\w\-/]*)?(\?[\w=&%.\-+:]*)?$/;
-
 function backTo(form: URLSearchParams, result: Record<string, string | number>): string {
-  const wanted = String(form.get("return") ?? "");
-  const url = new URL(RETURN_PATH.test(wanted) ? wanted : "/operator", "http://console");
+  const url = new URL(safeConsolePath(form.get("return")), "http://console");
   for (const key of ["done", "changed", "already", "refused", "missing", "reason", "problem"]) url.searchParams.delete(key);
   for (const [key, value] of Object.entries(result)) url.searchParams.set(key, String(value));
   return `${url.pathname}${url.search}`;
@@ -192,4 +210,31 @@ export const handleTimeZone = consoleRoute(async (request, operator) => {
   if (zone !== "" && !isTimeZone(zone)) return seeOther("/operator/account?zone=invalid");
   await getDatabase().operator.update({ where: { id: operator.id }, data: { timeZone: zone || null } });
   return seeOther("/operator/account?zone=saved");
+});
+
+const ACCOUNT_OUTCOMES: ReadonlySet<string> = new Set(["renamed", "removed", "last_passkey", "no_such_passkey", "name", "signed_out", "signed_out_others", "no_such_session"]);
+
+/**
+ * POST /api/operator/account (the account page's forms): `intent` rename-passkey (id, name),
+ * remove-passkey (id), end-session (id) or end-other-sessions. The operator's own rows only.
+ */
+export const handleAccount = consoleRoute(async (request, operator) => {
+  const form = await consoleForm(request);
+  if (form instanceof Response) return form;
+  const database = getDatabase();
+  const self = { ...operator.actor, operatorId: operator.id };
+  const id = String(form.get("id") ?? "");
+  const intent = form.get("intent");
+  const outcome =
+    intent === "rename-passkey"
+      ? await renamePasskey(database, self, id, String(form.get("name") ?? ""))
+      : intent === "remove-passkey"
+        ? await removePasskey(database, self, id)
+        : intent === "end-session"
+          ? await endSession(database, self, id, operator.sessionId)
+          : intent === "end-other-sessions"
+            ? await endOtherSessions(database, self, operator.sessionId)
+            : undefined;
+  if (!outcome || !ACCOUNT_OUTCOMES.has(outcome)) return plainText(400, "Choose what to change: rename-passkey, remove-passkey, end-session or end-other-sessions.", PRIVATE);
+  return seeOther(`/operator/account?done=${outcome}#${intent === "end-session" || intent === "end-other-sessions" ? "sessions" : "passkeys"}`);
 });

@@ -8,7 +8,7 @@ import "server-only";
 import type { IncomingHttpHeaders } from "node:http";
 
 /** What the check reads of a request: a Fetch Request, or server.ts's Node request seen the same way. */
-type RequestLike = { url: string; headers: { get(name: string): string | null } };
+export type RequestLike = { url: string; headers: { get(name: string): string | null } };
 
 export function isForeignOrigin(request: RequestLike, siteOrigin: string): boolean {
   const origin = request.headers.get("origin");
@@ -45,7 +45,7 @@ export function ownOrigins(request: RequestLike, siteOrigin: string): Set<string
  * own site, so there Sec-Fetch-Site: same-origin is what vouches. No browser
  * headers at all (a script, a mail scanner) is not our page's form either.
  */
-export function isFromOwnPage(request: Request, siteOrigin: string): boolean {
+export function isFromOwnPage(request: RequestLike, siteOrigin: string): boolean {
   const site = request.headers.get("sec-fetch-site");
   if (site !== null && site !== "same-origin") return false;
   const origin = request.headers.get("origin");

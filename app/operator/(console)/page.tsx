@@ -47,7 +47,7 @@ export default async function QueuePage({ searchParams }: Props) {
   const assigneeOptions = [{ value: "me", label: "Me" }, { value: NOBODY, label: "Unassigned" }, ...operators.filter((o) => o.id !== operator.id).map((o) => ({ value: o.id, label: o.name || o.email }))];
 
   return (
-    <ConsoleFrame operatorEmail={operator.email} current="/operator">
+    <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator">
       <ConsoleHeading title="Follow-up queue">
         Everyone still waiting for our first call, the oldest deadline first: we promise contact within 48 hours of signing up. Times are {zone}
         {from === "browser" ? " (your browser's)" : from === "account" ? " (your setting)" : ""}.

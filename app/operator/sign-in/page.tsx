@@ -35,14 +35,14 @@ export default async function SignInPage({ searchParams }: Props) {
         <PasskeySignIn next="/operator" />
         <div className="mt-6 border-t border-slate-200 pt-6">
           <h2 className="font-semibold text-slate-900">Lost your passkey?</h2>
-          {canEmail ? (
+          <p className="mt-2 text-sm text-slate-600">
+            Ask an admin for a new enrolment link (Operators, New link; or at the shell: <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">npm run waitlist -- operators enrol you@example.com</code>).
+            {canEmail && " Meanwhile, a one-time link by email signs you in to work the queue."}
+          </p>
+          {canEmail && (
             <div className="mt-3">
               <EmailLinkRequest />
             </div>
-          ) : (
-            <p className="mt-2 text-sm text-slate-600">
-              Ask a teammate with shell access for a new enrolment link: <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">npm run waitlist -- operators enrol you@example.com</code>
-            </p>
           )}
         </div>
       </div>

@@ -14,13 +14,13 @@ const PAGE = 50;
 type Props = { searchParams: Promise<{ before?: string }> };
 
 export default async function AuditPage({ searchParams }: Props) {
-  const operator = await requireOperator();
+  const operator = await requireOperator("read_audit");
   const { before } = await searchParams;
   const cursor = before && /^[1-9]\d{0,15}$/.test(before) ? Number(before) : undefined;
   const [rows, { zone }] = await Promise.all([listActions(getDatabase(), { limit: PAGE, before: cursor }), consoleTimeZone(operator.id)]);
   const when = momentIn(zone);
   return (
-    <ConsoleFrame operatorEmail={operator.email} current="/operator/audit">
+    <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator/audit">
       <ConsoleHeading title="Audit log">Every operator action, in the console and at the shell, newest first. Times are {zone}.</ConsoleHeading>
       {rows.length === 0 ? (
         <p className="rounded-xl border border-slate-200 bg-white p-6 text-slate-600">Nothing yet.</p>

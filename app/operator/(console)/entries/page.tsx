@@ -3,6 +3,8 @@ import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-fram
 import { EntryFilters } from "@/components/operator/entry-filters";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { requireOperator } from "@/lib/auth/session";
+import { isFreshSignIn, may } from "@/lib/auth/roles";
+import { FreshSignInNotice } from "@/components/operator/fresh-sign-in-notice";
 import { getDatabase } from "@/lib/db";
 import { FILTER_KEYS, hasFilters, listPage, parseListQuery, queryString, type ListQuery } from "@/lib/operator/list";
 import { displayValue } from "@/lib/waitlist/fields";
@@ -35,7 +37,7 @@ export default async function EntriesPage({ searchParams }: Props) {
   const filtered = hasFilters(query);
 
   return (
-    <ConsoleFrame operatorEmail={operator.email} current="/operator/entries">
+    <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator/entries">
       <ConsoleHeading title="Entries">Newest first. Times are {zone}; the date filters are UTC days.</ConsoleHeading>
       {removed && (
         <p role="status" className="mb-4 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900">
@@ -50,15 +52,19 @@ export default async function EntriesPage({ searchParams }: Props) {
       )}
       <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-slate-600">{filtered ? "Sign-ups matching your filters" : "Every sign-up"}</p>
-        <div className="flex gap-2">
-          <a href={`/api/operator/export${queryString({ ...filters, format: "csv" })}`} className={buttonClasses("outline", "sm")} download>
-            Download CSV
-          </a>
-          <a href={`/api/operator/export${queryString({ ...filters, format: "json" })}`} className={buttonClasses("outline", "sm")} download>
-            Download JSON
-          </a>
-        </div>
+        {may(operator.role, "export") && isFreshSignIn(operator) && (
+          <div className="flex gap-2">
+            <a href={`/api/operator/export${queryString({ ...filters, format: "csv" })}`} className={buttonClasses("outline", "sm")} download>
+              Download CSV
+            </a>
+            <a href={`/api/operator/export${queryString({ ...filters, format: "json" })}`} className={buttonClasses("outline", "sm")} download>
+              Download JSON
+            </a>
+          </div>
+        )}
       </div>
+      {/* Not fresh: a download link would save the step-up page as the file, so the notice stands in for the buttons. */}
+      {may(operator.role, "export") && <FreshSignInNotice session={operator} returnTo={`/operator/entries${queryString(filters)}`} what="Downloading the list" />}
 
       {page.entries.length === 0 ? (
         <p className="mt-6 rounded-xl border border-slate-200 bg-white p-6 text-slate-600">{filtered ? "No sign-ups match these filters." : "No sign-ups yet. They will appear here as people join the waitlist."}</p>

@@ -37,7 +37,7 @@ export default async function OverviewPage({ searchParams }: Props) {
   const link = (d: ChartDays, s: Split) => `/operator/overview?days=${d}&split=${s}`;
 
   return (
-    <ConsoleFrame operatorEmail={operator.email} current="/operator/overview">
+    <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator/overview">
       <ConsoleHeading title="Overview">The waitlist at a glance. Times are UTC.</ConsoleHeading>
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Figure label="All sign-ups" value={number(data.total)} />

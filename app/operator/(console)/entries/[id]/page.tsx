@@ -3,6 +3,8 @@ import { notFound } from "next/navigation";
 import { ConsoleFrame, ConsoleSection } from "@/components/operator/console-frame";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { requireOperator } from "@/lib/auth/session";
+import { may } from "@/lib/auth/roles";
+import { FreshSignInNotice } from "@/components/operator/fresh-sign-in-notice";
 import { getDatabase } from "@/lib/db";
 import { listActions } from "@/lib/operator/audit";
 import { entryDetail } from "@/lib/operator/queries";
@@ -46,7 +48,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
   const when = momentIn(zone);
   if (!detail) {
     return (
-      <ConsoleFrame operatorEmail={operator.email} current="/operator/entries">
+      <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator/entries">
         <h1 className="text-2xl font-bold text-slate-900">Entry #{id} is not on the list</h1>
         <p className="mt-2 text-slate-600">It was removed, or never existed.</p>
         <a href="/operator/entries" className={buttonClasses("outline", "sm", "mt-4")}>
@@ -59,7 +61,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
   const confirming = confirm === "remove";
 
   return (
-    <ConsoleFrame operatorEmail={operator.email} current="/operator/entries">
+    <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator/entries">
       <a href="/operator/entries" className="text-sm text-slate-600 hover:underline">
         ← Entries
       </a>
@@ -70,7 +72,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
             {entry.company_name} · entry #{entry.id}
           </p>
         </div>
-        {!confirming && (
+        {!confirming && may(operator.role, "remove_entry") && (
           <a href={`/operator/entries/${entry.id}?confirm=remove`} className={buttonClasses("danger", "sm")}>
             Remove entry…
           </a>
@@ -82,12 +84,13 @@ export default async function EntryPage({ params, searchParams }: Props) {
           {DONE[done]}
         </p>
       )}
-      {confirming && (
+      {confirming && may(operator.role, "remove_entry") && (
         <section aria-labelledby="remove-heading" className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4">
           <h2 id="remove-heading" className="font-semibold text-red-900">
             Remove {entry.contact_name} from the waitlist for good?
           </h2>
           <p className="mt-1 text-sm text-red-900">Their entry and anything still to be sent about it are deleted. This cannot be undone; the audit log keeps that you did it.</p>
+          <FreshSignInNotice session={operator} returnTo={`/operator/entries/${entry.id}?confirm=remove`} what="Removing an entry" />
           <form method="post" action={`/api/operator/entries/${entry.id}/remove`} className="mt-3 flex flex-wrap gap-2">
             <button type="submit" className={buttonClasses("danger", "sm")}>
               Yes, remove this entry
@@ -148,7 +151,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
                       {d.deliveredAt ? `, delivered ${when(d.deliveredAt)}` : d.status === "pending" ? `, next ${when(d.nextAttemptAt)}` : ""}
                     </p>
                     {d.lastError && <p className="text-slate-600">Last error: {d.lastError}</p>}
-                    {d.status === "failed" && (
+                    {d.status === "failed" && may(operator.role, "redeliver") && (
                       <form method="post" action={`/api/operator/deliveries/${encodeURIComponent(d.id)}/redeliver`} className="mt-2">
                         <button type="submit" className={buttonClasses("outline", "sm")}>
                           Send again

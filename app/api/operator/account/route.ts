@@ -1,0 +1,3 @@
+import { handleAccount } from "@/lib/operator/console-routes";
+
+export const POST = handleAccount;

@@ -1,0 +1,113 @@
+"use client";
+
+import { useActionState } from "react";
+import { buttonClasses } from "@/components/ui/button-styles";
+import type { OperatorFormState } from "@/lib/operator/operator-admin";
+
+type Action = (previous: OperatorFormState, form: FormData) => Promise<OperatorFormState>;
+
+/** What a form of the Operators page came to: a sentence, a problem, and the enrolment link shown once. */
+function Outcome({ state }: { state: OperatorFormState }) {
+  if (state.problem) {
+    return (
+      <p role="alert" className="mt-2 rounded-lg bg-red-50 p-2.5 text-sm text-red-900">
+        {state.problem}{" "}
+        {state.confirm && (
+          <a href={state.confirm} className="font-medium underline">
+            Confirm it&apos;s you
+          </a>
+        )}
+      </p>
+    );
+  }
+  if (!state.done) return null;
+  return (
+    <div role="status" className="mt-2 rounded-lg bg-emerald-50 p-2.5 text-sm text-emerald-900">
+      <p>{state.done}</p>
+      {state.link && <p className="mt-1 font-mono text-xs break-all select-all">{state.link}</p>}
+    </div>
+  );
+}
+
+const inputClasses = "mt-1 block w-full rounded-lg border border-slate-300 px-2.5 py-2 text-sm";
+
+/** Adding an operator; `action` is the page's Server Action, so the form works without a script too. */
+export function AddOperatorForm({ action }: { action: Action }) {
+  const [state, formAction, pending] = useActionState(action, {});
+  return (
+    <form action={formAction} className="mt-3">
+      <input type="hidden" name="intent" value="add" />
+      <div className="grid gap-3 sm:grid-cols-[2fr_1.5fr_1fr_auto] sm:items-end">
+        <div>
+          <label htmlFor="new-email" className="block text-sm font-medium text-slate-700">
+            Email
+          </label>
+          <input id="new-email" name="email" type="email" required autoComplete="off" className={inputClasses} />
+        </div>
+        <div>
+          <label htmlFor="new-name" className="block text-sm font-medium text-slate-700">
+            Name (optional)
+          </label>
+          <input id="new-name" name="name" maxLength={100} autoComplete="off" className={inputClasses} />
+        </div>
+        <div>
+          <label htmlFor="new-role" className="block text-sm font-medium text-slate-700">
+            Role
+          </label>
+          <select id="new-role" name="role" defaultValue="member" className={`${inputClasses} bg-white`}>
+            <option value="member">Member</option>
+            <option value="admin">Admin</option>
+          </select>
+        </div>
+        <button type="submit" disabled={pending} className={buttonClasses("primary", "md")}>
+          {pending ? "Adding…" : "Add operator"}
+        </button>
+      </div>
+      <Outcome state={state} />
+    </form>
+  );
+}
+
+/** One operator's row of actions: a new enrolment link, the role, removal (ticked to confirm). */
+export function OperatorRowForms({ action, email, role, isYou }: { action: Action; email: string; role: string; isYou: boolean }) {
+  const [state, formAction, pending] = useActionState(action, {});
+  const id = email.replace(/[^a-z0-9]/gi, "-");
+  return (
+    <div>
+      <div className="flex flex-wrap items-end gap-2">
+        <form action={formAction}>
+          <input type="hidden" name="intent" value="enrol" />
+          <input type="hidden" name="email" value={email} />
+          <button type="submit" disabled={pending} className={buttonClasses("outline", "sm")}>
+            New link
+          </button>
+        </form>
+        <form action={formAction} className="flex items-end gap-1">
+          <input type="hidden" name="intent" value="role" />
+          <input type="hidden" name="email" value={email} />
+          <label htmlFor={`role-${id}`} className="sr-only">
+            Role of {email}
+          </label>
+          <select id={`role-${id}`} name="role" defaultValue={role} className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm">
+            <option value="member">Member</option>
+            <option value="admin">Admin</option>
+          </select>
+          <button type="submit" disabled={pending} className={buttonClasses("outline", "sm")}>
+            Set role
+          </button>
+        </form>
+        <form action={formAction} className="flex items-center gap-2">
+          <input type="hidden" name="intent" value="remove" />
+          <input type="hidden" name="email" value={email} />
+          <label className="flex items-center gap-1 text-sm text-slate-700">
+            <input type="checkbox" name="confirm" value="yes" /> {isYou ? "Yes, remove me" : "Yes, remove"}
+          </label>
+          <button type="submit" disabled={pending} className={buttonClasses("danger", "sm")}>
+            Remove
+          </button>
+        </form>
+      </div>
+      <Outcome state={state} />
+    </div>
+  );
+}
