@@ -244,6 +244,16 @@ describe("notifications out", () => {
     expect(email).toMatchObject({ kind: "email", entryId: id, throttleKey: "northwind.example" });
     const template = JSON.parse(email!.payload!);
     expect(template.subject).toBe("Welcome {{name}}");
+    // Not confirmed yet: nothing the visitor typed goes out (anyone can sign up someone else's address).
+    const unconfirmed = renderInvitation(template, await entry(id), "https://fieldcrew.app/waitlist/entry/t");
+    expect(unconfirmed.subject).toBe("Welcome");
+    expect(unconfirmed.text).toMatch(/^Hi,\n\nYour company is in\.\nSee you soon\./);
+    for (const part of [unconfirmed.subject, unconfirmed.text, unconfirmed.html]) expect(part).not.toMatch(/Dana|Ray/);
+    const defaults = renderInvitation(DEFAULT_INVITATION, await entry(id), "https://fieldcrew.app/waitlist/entry/t");
+    expect(defaults.subject).toBe("You're invited to FieldCrew");
+    expect(defaults.text).toMatch(/^Hello,\n\nThank you for waiting with us\. Your company has one of our/);
+    // Confirmed: their name and company, as plain text.
+    await db.waitlistEntry.update({ where: { id }, data: { confirmedAt: new Date() } });
     const rendered = renderInvitation(template, await entry(id), "https://fieldcrew.app/waitlist/entry/t");
     expect(rendered.subject).toBe("Welcome Dana <b>Ray</b>");
     expect(rendered.text).toContain("Ray & Sons  HVAC is in.\nSee you soon.");

@@ -54,13 +54,13 @@ describe("operators and their enrolment links", () => {
 
   it("refuses a second add, re-enrols, lists, removes with everything of theirs, and audits each", async () => {
     const db = getDatabase();
-    await addOperator(db, { email: "bo@fieldcrew.app" }, SITE, shell);
+    await addOperator(db, { email: "bo@fieldcrew.app", role: "member" }, SITE, shell);
     await expect(addOperator(db, { email: "BO@fieldcrew.app" }, SITE, shell)).rejects.toThrow(OperatorProblem);
     await expect(addOperator(db, { email: "not an address" }, SITE, shell)).rejects.toThrow(/not an email address/);
     await expect(enrolAgain(db, "nobody@fieldcrew.app", SITE, shell)).rejects.toThrow(/not an operator/);
     const again = await enrolAgain(db, "bo@fieldcrew.app", SITE, shell);
     expect(await invitedOperator(db, tokenOf(again.link))).toBeDefined();
-    expect(await listOperators(db)).toMatchObject([{ email: "bo@fieldcrew.app", name: "bo", passkeys: 0, sessions: 0, lastSignIn: null }]);
+    expect(await listOperators(db)).toMatchObject([{ email: "bo@fieldcrew.app", name: "bo", role: "member", passkeys: 0, sessions: 0, lastSignIn: null }]);
 
     expect(await removeOperator(db, "bo@fieldcrew.app", shell)).toBe(true);
     expect(await removeOperator(db, "bo@fieldcrew.app", shell)).toBe(false);
@@ -75,11 +75,19 @@ describe("operators and their enrolment links", () => {
     expect(added.status).toBe(0);
     expect(added.stdout).toMatch(/cy@fieldcrew\.app is now an operator\.[\s\S]*http:\/\/localhost:3000\/operator\/enrol#/);
     expect(run(["operators", "add", "cy@fieldcrew.app"]).status).toBe(1);
-    expect(run(["operators", "list"]).stdout).toMatch(/cy@fieldcrew\.app\s+Cy\s+0\s+no\s+never/);
+    // The first operator is an admin; later ones members unless --role says otherwise.
+    expect(added.stdout).toContain("Role: admin.");
+    expect(run(["operators", "add", "dee@fieldcrew.app"]).stdout).toContain("Role: member.");
+    expect(run(["operators", "add", "eli@fieldcrew.app", "--role", "owner"]).stderr).toContain('"owner" is not a role');
+    expect(run(["operators", "list"]).stdout).toMatch(/cy@fieldcrew\.app\s+Cy\s+admin\s+0\s+no\s+never[\s\S]*dee@fieldcrew\.app\s+dee\s+member/);
+    // There is always an admin: the last one can be neither removed nor made a member.
+    expect(run(["operators", "role", "cy@fieldcrew.app", "member"]).stderr).toContain("There must always be an admin");
+    expect(run(["operators", "remove", "cy@fieldcrew.app", "--yes"]).stderr).toContain("There must always be an admin");
+    expect(run(["operators", "role", "dee@fieldcrew.app", "admin"]).stdout).toContain("dee@fieldcrew.app is now an admin.");
     expect(run(["operators", "remove", "cy@fieldcrew.app"], "no\n").status).toBe(1);
     expect(run(["operators", "remove", "cy@fieldcrew.app", "--yes"]).stdout).toContain("Removed cy@fieldcrew.app");
     expect(run(["operators", "frobnicate"]).status).toBe(2);
-    expect(run(["audit"]).stdout).toMatch(/Removed an operator[\s\S]*Invited an operator/);
+    expect(run(["audit"]).stdout).toMatch(/Removed an operator[\s\S]*Changed an operator[\s\S]*Invited an operator/);
   });
 });
 

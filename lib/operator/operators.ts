@@ -127,9 +127,9 @@ async function keepAnAdmin(tx: Prisma.TransactionClient): Promise<void> {
 export async function removeOperator(database: Database, input: string, actor: Actor, now = new Date()): Promise<boolean> {
   const email = operatorEmailOf(input);
   return database.$transaction(async (tx) => {
-    const removed = await tx.$queryRaw<{ id: string }[]>`DELETE FROM operators WHERE email = ${email} RETURNING id`;
+    const removed = await tx.$queryRaw<{ id: string; role: string }[]>`DELETE FROM operators WHERE email = ${email} RETURNING id, role`;
     if (removed.length === 0) return false;
-    await keepAnAdmin(tx);
+    if (removed[0]!.role === "admin") await keepAnAdmin(tx);
     // Their queue goes back to everyone's (the timeline keeps that it was theirs).
     await tx.waitlistEntry.updateMany({ where: { assignedTo: removed[0]!.id }, data: { assignedTo: null } });
     await recordAction(tx, { actor, action: "operator_removed", detail: { operator: email }, at: now });
@@ -143,7 +143,7 @@ export async function changeRole(database: Database, input: string, role: Role, 
   return database.$transaction(async (tx) => {
     const { count } = await tx.operator.updateMany({ where: { email }, data: { role, updatedAt: now } });
     if (count === 0) return false;
-    await keepAnAdmin(tx);
+    if (role !== "admin") await keepAnAdmin(tx);
     await recordAction(tx, { actor, action: "operator_role_changed", detail: { operator: email, role }, at: now });
     return true;
   });
