@@ -70,6 +70,9 @@ test.describe("the follow-up queue", () => {
     await expect(visitorPage.getByRole("heading", { name: "We've been in touch" })).toBeVisible();
     await expect(visitorPage.getByText(`We contacted you on ${longDay.format(new Date())}.`)).toBeVisible();
     await expect(visitorPage.getByText("wants a demo")).toHaveCount(0);
+    // They confirm their address: from now on an invitation may carry the name and company they typed.
+    await visitorPage.getByRole("button", { name: "Confirm my email" }).click();
+    await expect(visitorPage.getByRole("button", { name: "Confirm my email" })).toHaveCount(0);
 
     // The entry's timeline holds the note; edit the invitation, then invite from the entry's page.
     await page.goto(`/operator/entries/${entryId}`);

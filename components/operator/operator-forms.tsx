@@ -68,46 +68,70 @@ export function AddOperatorForm({ action }: { action: Action }) {
   );
 }
 
-/** One operator's row of actions: a new enrolment link, the role, removal (ticked to confirm). */
-export function OperatorRowForms({ action, email, role, isYou }: { action: Action; email: string; role: string; isYou: boolean }) {
+export type TeamMember = { id: string; email: string; name: string; role: string; summary: string };
+
+/**
+ * The team, each with a new enrolment link, the role and removal (ticked to confirm). One answer
+ * for the whole list, shown above it: a removed operator's row is gone when the answer comes back.
+ */
+export function OperatorTeam({ action, team, youId }: { action: Action; team: TeamMember[]; youId: string }) {
   const [state, formAction, pending] = useActionState(action, {});
-  const id = email.replace(/[^a-z0-9]/gi, "-");
   return (
     <div>
-      <div className="flex flex-wrap items-end gap-2">
-        <form action={formAction}>
-          <input type="hidden" name="intent" value="enrol" />
-          <input type="hidden" name="email" value={email} />
-          <button type="submit" disabled={pending} className={buttonClasses("outline", "sm")}>
-            New link
-          </button>
-        </form>
-        <form action={formAction} className="flex items-end gap-1">
-          <input type="hidden" name="intent" value="role" />
-          <input type="hidden" name="email" value={email} />
-          <label htmlFor={`role-${id}`} className="sr-only">
-            Role of {email}
-          </label>
-          <select id={`role-${id}`} name="role" defaultValue={role} className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm">
-            <option value="member">Member</option>
-            <option value="admin">Admin</option>
-          </select>
-          <button type="submit" disabled={pending} className={buttonClasses("outline", "sm")}>
-            Set role
-          </button>
-        </form>
-        <form action={formAction} className="flex items-center gap-2">
-          <input type="hidden" name="intent" value="remove" />
-          <input type="hidden" name="email" value={email} />
-          <label className="flex items-center gap-1 text-sm text-slate-700">
-            <input type="checkbox" name="confirm" value="yes" /> {isYou ? "Yes, remove me" : "Yes, remove"}
-          </label>
-          <button type="submit" disabled={pending} className={buttonClasses("danger", "sm")}>
-            Remove
-          </button>
-        </form>
-      </div>
       <Outcome state={state} />
+      <ul className="mt-3 divide-y divide-slate-100">
+        {team.map((member) => (
+          <li key={member.id} className="grid gap-2 py-3 lg:grid-cols-[1fr_auto] lg:items-start">
+            <div className="text-sm">
+              <p className="font-medium text-slate-900">
+                {member.name} <span className="font-normal break-all text-slate-600">{member.email}</span>
+                {member.id === youId && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">you</span>}
+              </p>
+              <p className="text-slate-600">{member.summary}</p>
+            </div>
+            <OperatorRowForms formAction={formAction} pending={pending} email={member.email} role={member.role} isYou={member.id === youId} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function OperatorRowForms({ formAction, pending, email, role, isYou }: { formAction: (form: FormData) => void; pending: boolean; email: string; role: string; isYou: boolean }) {
+  const id = email.replace(/[^a-z0-9]/gi, "-");
+  return (
+    <div className="flex flex-wrap items-end gap-2">
+      <form action={formAction}>
+        <input type="hidden" name="intent" value="enrol" />
+        <input type="hidden" name="email" value={email} />
+        <button type="submit" disabled={pending} className={buttonClasses("outline", "sm")}>
+          New link
+        </button>
+      </form>
+      <form action={formAction} className="flex items-end gap-1">
+        <input type="hidden" name="intent" value="role" />
+        <input type="hidden" name="email" value={email} />
+        <label htmlFor={`role-${id}`} className="sr-only">
+          Role of {email}
+        </label>
+        <select id={`role-${id}`} name="role" defaultValue={role} className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm">
+          <option value="member">Member</option>
+          <option value="admin">Admin</option>
+        </select>
+        <button type="submit" disabled={pending} className={buttonClasses("outline", "sm")}>
+          Set role
+        </button>
+      </form>
+      <form action={formAction} className="flex items-center gap-2">
+        <input type="hidden" name="intent" value="remove" />
+        <input type="hidden" name="email" value={email} />
+        <label className="flex items-center gap-1 text-sm text-slate-700">
+          <input type="checkbox" name="confirm" value="yes" /> {isYou ? "Yes, remove me" : "Yes, remove"}
+        </label>
+        <button type="submit" disabled={pending} className={buttonClasses("danger", "sm")}>
+          Remove
+        </button>
+      </form>
     </div>
   );
 }

@@ -31,21 +31,28 @@ export function inviteOperator(email: string, siteUrl: string, role: "admin" | "
  * Protocol's WebAuthn domain): it answers the browser's passkey prompts as a
  * phone's or laptop's screen lock would, with the user verified.
  */
-export async function addVirtualAuthenticator(page: Page): Promise<void> {
+export async function addVirtualAuthenticator(page: Page): Promise<{ forgetPasskeys: () => Promise<void> }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
     options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
+  // As if the device were wiped: the site still has the passkeys, the device no longer does.
+  return { forgetPasskeys: async () => void (await cdp.send("WebAuthn.clearCredentials", { authenticatorId })) };
 }
 
 /** Invites an operator and enrols a passkey for them from the link: signed in, on the follow-up queue. */
 export async function enrolNewOperator(page: Page, tag: string, siteUrl: string, role: "admin" | "member" = "admin"): Promise<string> {
+  return (await enrolWithAuthenticator(page, tag, siteUrl, role)).email;
+}
+
+/** enrolNewOperator, with the device's authenticator at hand. */
+export async function enrolWithAuthenticator(page: Page, tag: string, siteUrl: string, role: "admin" | "member" = "admin") {
   const email = uniqueOperatorEmail(tag);
   const link = inviteOperator(email, siteUrl, role);
-  await addVirtualAuthenticator(page);
+  const authenticator = await addVirtualAuthenticator(page);
   await page.goto(link);
   await page.getByRole("button", { name: "Create my passkey" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Follow-up queue" })).toBeVisible();
-  return email;
+  return { email, authenticator };
 }

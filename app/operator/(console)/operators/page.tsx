@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ConsoleFrame, ConsoleHeading, ConsoleSection } from "@/components/operator/console-frame";
 import { FreshSignInNotice } from "@/components/operator/fresh-sign-in-notice";
-import { AddOperatorForm, OperatorRowForms } from "@/components/operator/operator-forms";
+import { AddOperatorForm, OperatorTeam } from "@/components/operator/operator-forms";
 import { ADMIN_ONLY, ROLE_LABELS } from "@/lib/auth/roles";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
@@ -33,22 +33,17 @@ export default async function OperatorsPage() {
         <AddOperatorForm action={operatorsAction} />
       </ConsoleSection>
       <ConsoleSection id="team" title={`The team (${operators.length})`} className="mt-6">
-        <ul className="mt-3 divide-y divide-slate-100">
-          {operators.map((o) => (
-            <li key={o.id} className="grid gap-2 py-3 lg:grid-cols-[1fr_auto] lg:items-start">
-              <div className="text-sm">
-                <p className="font-medium text-slate-900">
-                  {o.name} <span className="font-normal text-slate-600">{o.email}</span>
-                  {o.id === operator.id && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">you</span>}
-                </p>
-                <p className="text-slate-600">
-                  {ROLE_LABELS[o.role]} · {o.passkeys} passkey{o.passkeys === 1 ? "" : "s"} · {o.sessions > 0 ? `signed in (${o.sessions})` : "not signed in"} · last sign-in {o.lastSignIn ? when(o.lastSignIn) : "never"}
-                </p>
-              </div>
-              <OperatorRowForms action={operatorsAction} email={o.email} role={o.role} isYou={o.id === operator.id} />
-            </li>
-          ))}
-        </ul>
+        <OperatorTeam
+          action={operatorsAction}
+          youId={operator.id}
+          team={operators.map((o) => ({
+            id: o.id,
+            email: o.email,
+            name: o.name,
+            role: o.role,
+            summary: `${ROLE_LABELS[o.role]} · ${o.passkeys} passkey${o.passkeys === 1 ? "" : "s"} · ${o.sessions > 0 ? `signed in (${o.sessions})` : "not signed in"} · last sign-in ${o.lastSignIn ? when(o.lastSignIn) : "never"}`,
+          }))}
+        />
       </ConsoleSection>
     </ConsoleFrame>
   );
