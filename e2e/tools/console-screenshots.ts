@@ -53,6 +53,9 @@ try {
     ["entry-remove", `${entryHref ?? "/operator/entries/1"}?confirm=remove`],
     ["audit", "/operator/audit"],
     ["account", "/operator/account"],
+    ["operators", "/operator/operators"],
+    ["confirm", "/operator/confirm?return=%2Foperator%2Faccount"],
+    ["not-allowed", "/operator/not-allowed?need=export"],
   ];
   for (const [device, width] of Object.entries(widths)) {
     await page.setViewportSize({ width, height: device === "phone" ? 844 : 900 });
