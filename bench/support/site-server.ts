@@ -45,7 +45,7 @@ export function freshDatabase(name: string): string {
 
 /**
  * A copy of `source` (a seeded database, say) as a fresh database under .tmp/<name>/: its log is
- * checkpointed into the main file first, so the copy is the whole database.
+ * checkpointed into the main file first, so the copy is the whole database; then migrated.
  */
 export function copyDatabase(source: string, name: string): string {
   const dir = path.resolve(".tmp", name);
@@ -57,6 +57,8 @@ export function copyDatabase(source: string, name: string): string {
   original.close();
   copyFileSync(source, file);
   for (const suffix of ["-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+  // A seed kept from an older checkout gets the migrations added since (the copy, never the seed).
+  execFileSync(path.join("node_modules", ".bin", "tsx"), ["prisma/migrate.ts"], { env: { ...process.env, DATABASE_URL: `file:${file}` }, stdio: "pipe" });
   const copy = new Database(file, { readonly: true });
   console.log(`On a copy of ${source} (${copy.prepare("SELECT count(*) AS n FROM waitlist_entries").pluck().get()} entries)`);
   copy.close();
