@@ -9,7 +9,7 @@ import { enrolNewOperator, waitlistCli } from "./support/operator";
 import { expect, test } from "./support/test";
 import { signUpThroughApi, uniqueVisitor } from "./support/waitlist";
 
-const PAGES = ["/operator", "/operator?assignee=me", "/operator/overview", "/operator/entries", "/operator/entries?q=a", "/operator/invitation", "/operator/audit", "/operator/account"];
+const PAGES = ["/operator", "/operator?assignee=me", "/operator/overview", "/operator/entries", "/operator/entries?q=a", "/operator/invitation", "/operator/audit", "/operator/account", "/operator/operators", "/operator/confirm?return=%2Foperator", "/operator/not-allowed?need=export"];
 
 /** The routes that act, each as a browser would send it. */
 function actions(entryId: number, deliveryId: string) {
@@ -20,6 +20,7 @@ function actions(entryId: number, deliveryId: string) {
     { method: "POST", path: `/api/operator/deliveries/${deliveryId}/redeliver` },
     { method: "POST", path: `/api/operator/follow-up`, form: { action: "change", to: "closed", closedReason: "not_a_fit", id: String(entryId) } },
     { method: "POST", path: `/api/operator/time-zone`, form: { timeZone: "Europe/Berlin" } },
+    { method: "POST", path: `/api/operator/account`, form: { intent: "end-other-sessions" } },
   ] as const;
 }
 

@@ -63,6 +63,8 @@ class Arrivals {
 function webhookReceiver(mode: () => Mode) {
   const arrivals = new Arrivals();
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    // A site instance killed mid-request resets the connection: one of the faults, not a finding.
+    request.on("error", () => {});
     request.resume();
     request.on("end", async () => {
       const now = mode();
@@ -113,6 +115,9 @@ function smtpReceiver(mode: () => Mode) {
       });
     },
   });
+  // A client that goes away mid-conversation (an instance killed while sending) is an 'error' on the
+  // server; without a listener it would end this process. It is one of the faults, not a finding.
+  server.on("error", () => {});
   // smtp-server does not hand a session its socket: found by the client's address, to drop it.
   (server as unknown as { server: Server }).server.on("connection", (socket: Socket) => {
     const key = `${socket.remoteAddress}:${socket.remotePort}`;
