@@ -5,7 +5,7 @@
  * (lib/db/libsql-file.ts), so no process could write again.
  */
 import { describe, expect, it } from "vitest";
-import { getDatabase, temporaryKind } from "@/lib/db";
+import { getDatabase, Prisma, temporaryKind } from "@/lib/db";
 import { holdWriteLock, setUpTestDatabase } from "./support/database";
 
 const { file } = setUpTestDatabase();
@@ -43,4 +43,31 @@ describe("after a write met another connection's lock", () => {
     const again = await holdWriteLock(file);
     await again.release();
   }, 15_000);
+});
+
+describe("a transaction that cannot begin", () => {
+  it("while another process holds the lock, is busy (503, nothing of it ran)", async () => {
+    const database = getDatabase();
+    const lock = await holdWriteLock(file);
+    let failure: unknown;
+    try {
+      await database.$transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO rate_limit_windows (key, attempts, expires_at) VALUES ('late', 1, 1)`;
+      });
+    } catch (error) {
+      failure = error;
+    } finally {
+      await lock.release();
+    }
+    expect(failure).toBeDefined();
+    expect(temporaryKind(failure)).toBe("database_busy");
+    expect(await database.rateLimitWindow.count()).toBe(0);
+  }, 15_000);
+
+  it("because Prisma gave up waiting to start it (P2028, as the chaos run met it under a held lock), is busy; other P2028s are not", () => {
+    const failure = (message: string) => new Prisma.PrismaClientKnownRequestError(`\nInvalid \`prisma.$executeRaw()\` invocation:\n\n\n${message}`, { code: "P2028", clientVersion: Prisma.prismaVersion.client });
+    expect(temporaryKind(failure("Transaction API error: Unable to start a transaction in the given time."))).toBe("database_busy");
+    // An expired transaction may have run part of its work before it was rolled back: not called temporary here.
+    expect(temporaryKind(failure("Transaction API error: A commit cannot be executed on an expired transaction."))).toBeNull();
+  });
 });

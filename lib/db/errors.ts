@@ -42,8 +42,13 @@ const LOCKED = ["SQLITE_BUSY", "SQLITE_LOCKED"];
 const UNAVAILABLE = ["SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_NOTADB", "SQLITE_CORRUPT", "SQLITE_READONLY", "SQLITE_PROTOCOL"];
 const LOCKED_NUMBERS = new Set([5, 6]);
 const UNAVAILABLE_NUMBERS = new Set([8, 10, 11, 13, 14, 15, 26]);
-/** The same conditions as SQLite words them, for errors that carry only a message. */
-const LOCKED_TEXT = /database (table )?is locked|SQLITE_BUSY|SQLITE_LOCKED/i;
+/**
+ * The same conditions as SQLite words them, for errors that carry only a message. And Prisma's
+ * P2028 when a transaction could not *start* in time (its maxWait: another transaction held the
+ * connection, itself waiting on the lock): nothing of it ran. Other P2028s (an expired one) stay
+ * unexpected.
+ */
+const LOCKED_TEXT = /database (table )?is locked|SQLITE_BUSY|SQLITE_LOCKED|Unable to start a transaction in the given time/i;
 const UNAVAILABLE_TEXT = /database or disk is full|disk I\/O error|unable to open database|file is not a database|database disk image is malformed|attempt to write a readonly database|SQLITE_(FULL|IOERR|CANTOPEN|NOTADB|CORRUPT|READONLY)/i;
 
 /** Prisma's codes for "the database timed out / cannot be reached" (SQLITE_BUSY becomes P1008 through the better-sqlite3 adapter). */

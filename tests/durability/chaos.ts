@@ -362,7 +362,11 @@ for (const server of instances) if (server) keepLog(server);
 await Promise.all(instances.map((server) => server?.stop()));
 const log = logs.join("\n");
 const logged500 = log.split("\n").filter((line) => line.includes('"status":500')).length;
-if (logged500) failures.push(`${logged500} requests logged with status 500`);
+if (logged500) {
+  // What the server said about it: its fault lines (the request's own line has only the status).
+  const faults500 = log.split("\n").filter((line) => line.includes('"fault":"unexpected"')).slice(0, 3);
+  failures.push(`${logged500} requests logged with status 500${faults500.length ? `; the server logged:\n    ${faults500.map((line) => line.slice(0, 1500)).join("\n    ")}` : ""}`);
+}
 const thrown = log.split("\n").filter((line) => /uncaught|unhandled/i.test(line));
 if (thrown.length) failures.push(`thrown in a server: ${thrown[0]!.slice(0, 300)}`);
 
