@@ -25,6 +25,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
+import { setFlagsFromString } from "node:v8";
 import nextEnv from "@next/env";
 import { startBackupSchedule } from "./lib/backup/schedule";
 import { closeDatabase } from "./lib/db";
@@ -52,6 +53,12 @@ const hostname = process.env.HOSTNAME || undefined;
 Object.assign(process.env, { NODE_ENV: dev ? "development" : "production" });
 nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: (...args: unknown[]) => log.error(args.map(String).join(" ")) });
 const env = parseEnv();
+
+// V8 grows the heap to several times what is live when a lot is allocated (the console's
+// download, a flood of sign-ups) before it collects, which showed as hundreds of MiB of resident
+// memory for garbage. A bound keeps the heap near what is live, for a little more collecting
+// (docs/performance.md, "The download through the server").
+if (env.WAITLIST_HEAP_GROWING_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${env.WAITLIST_HEAP_GROWING_PERCENT}`);
 
 // The secret that signs questions and links: from WAITLIST_SECRET, or the embedded database's
 // secret file (made now on a first start). With neither possible, refuse to start and say why.

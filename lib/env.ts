@@ -89,6 +89,11 @@ const envSchema = z.object({
   WAITLIST_EMAIL_DOMAINS_ALLOW: domainList(),
   /** Requests this instance handles at once; more are answered 503 at once (health checks excepted). */
   WAITLIST_MAX_IN_FLIGHT: wholeNumber(1).default(256),
+  /**
+   * How far (per cent) V8 may let the heap grow past what is live before collecting it; 0: V8's own
+   * choice, which lets a busy server's heap reach about three times what is live (docs/performance.md).
+   */
+  WAITLIST_HEAP_GROWING_PERCENT: wholeNumber(0).default(50),
   /** Sign-ups (and rate-limit counts) that may wait to be written at once; more are answered 503 at once. */
   WAITLIST_MAX_PENDING_WRITES: wholeNumber(1).default(512),
   /** How long a sign-up may wait for its turn to be written before it is answered 503 (nothing stored). */
@@ -147,6 +152,7 @@ const ENV_NAMES = [
   "WAITLIST_EMAIL_DOMAINS_DENY",
   "WAITLIST_EMAIL_DOMAINS_ALLOW",
   "WAITLIST_MAX_IN_FLIGHT",
+  "WAITLIST_HEAP_GROWING_PERCENT",
   "WAITLIST_MAX_PENDING_WRITES",
   "WAITLIST_REQUEST_DEADLINE_MS",
   "WAITLIST_RETENTION_DAYS",
