@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
 import type { EditorState } from "@/lib/follow-up/template-editor";
+import { ConfirmLink } from "@/components/operator/confirm-link";
 
 const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm aria-[invalid=true]:border-red-600";
 
@@ -15,12 +16,8 @@ export function InvitationEditor({ initial, save }: { initial: EditorState; save
     <form action={action} className="space-y-4" noValidate>
       {state.problems.form && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-900">
-          {state.problems.form}{" "}
-          {state.confirm && (
-            <a href={state.confirm} className="font-medium underline">
-              Confirm it&apos;s you
-            </a>
-          )}
+          {state.problems.form}
+          <ConfirmLink href={state.confirm} />
         </p>
       )}
       <div>

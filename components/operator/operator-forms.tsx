@@ -1,8 +1,10 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, type ReactNode } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
+import { ROLE_LABELS, ROLES } from "@/lib/auth/roles";
 import type { OperatorFormState } from "@/lib/operator/operator-admin";
+import { ConfirmLink } from "@/components/operator/confirm-link";
 
 type Action = (previous: OperatorFormState, form: FormData) => Promise<OperatorFormState>;
 
@@ -11,12 +13,8 @@ function Outcome({ state }: { state: OperatorFormState }) {
   if (state.problem) {
     return (
       <p role="alert" className="mt-2 rounded-lg bg-red-50 p-2.5 text-sm text-red-900">
-        {state.problem}{" "}
-        {state.confirm && (
-          <a href={state.confirm} className="font-medium underline">
-            Confirm it&apos;s you
-          </a>
-        )}
+        {state.problem}
+        <ConfirmLink href={state.confirm} />
       </p>
     );
   }
@@ -26,6 +24,26 @@ function Outcome({ state }: { state: OperatorFormState }) {
       <p>{state.done}</p>
       {state.link && <p className="mt-1 font-mono text-xs break-all select-all">{state.link}</p>}
     </div>
+  );
+}
+
+/** The roles to choose from, from the one table of them (lib/auth/roles.ts). */
+function RoleOptions() {
+  return ROLES.map((role) => (
+    <option key={role} value={role}>
+      {ROLE_LABELS[role]}
+    </option>
+  ));
+}
+
+/** One of an operator's row forms: the shared action, what it does, whom it is about. */
+function RowForm({ formAction, intent, email, className, children }: { formAction: (form: FormData) => void; intent: string; email: string; className?: string; children: ReactNode }) {
+  return (
+    <form action={formAction} className={className}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="email" value={email} />
+      {children}
+    </form>
   );
 }
 
@@ -55,8 +73,7 @@ export function AddOperatorForm({ action }: { action: Action }) {
             Role
           </label>
           <select id="new-role" name="role" defaultValue="member" className={`${inputClasses} bg-white`}>
-            <option value="member">Member</option>
-            <option value="admin">Admin</option>
+            <RoleOptions />
           </select>
         </div>
         <button type="submit" disabled={pending} className={buttonClasses("primary", "md")}>
@@ -101,37 +118,30 @@ function OperatorRowForms({ formAction, pending, email, role, isYou }: { formAct
   const id = email.replace(/[^a-z0-9]/gi, "-");
   return (
     <div className="flex flex-wrap items-end gap-2">
-      <form action={formAction}>
-        <input type="hidden" name="intent" value="enrol" />
-        <input type="hidden" name="email" value={email} />
+      <RowForm formAction={formAction} intent="enrol" email={email}>
         <button type="submit" disabled={pending} className={buttonClasses("outline", "sm")}>
           New link
         </button>
-      </form>
-      <form action={formAction} className="flex items-end gap-1">
-        <input type="hidden" name="intent" value="role" />
-        <input type="hidden" name="email" value={email} />
+      </RowForm>
+      <RowForm formAction={formAction} intent="role" email={email} className="flex items-end gap-1">
         <label htmlFor={`role-${id}`} className="sr-only">
           Role of {email}
         </label>
         <select id={`role-${id}`} name="role" defaultValue={role} className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm">
-          <option value="member">Member</option>
-          <option value="admin">Admin</option>
+          <RoleOptions />
         </select>
         <button type="submit" disabled={pending} className={buttonClasses("outline", "sm")}>
           Set role
         </button>
-      </form>
-      <form action={formAction} className="flex items-center gap-2">
-        <input type="hidden" name="intent" value="remove" />
-        <input type="hidden" name="email" value={email} />
+      </RowForm>
+      <RowForm formAction={formAction} intent="remove" email={email} className="flex items-center gap-2">
         <label className="flex items-center gap-1 text-sm text-slate-700">
           <input type="checkbox" name="confirm" value="yes" /> {isYou ? "Yes, remove me" : "Yes, remove"}
         </label>
         <button type="submit" disabled={pending} className={buttonClasses("danger", "sm")}>
           Remove
         </button>
-      </form>
+      </RowForm>
     </div>
   );
 }

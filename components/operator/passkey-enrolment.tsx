@@ -5,6 +5,7 @@ import { useState, useSyncExternalStore } from "react";
 import { noSubscription, useHydrated } from "@/components/operator/use-hydrated";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { problemOf, registerPasskey } from "@/lib/auth/client";
+import { ConfirmLink } from "@/components/operator/confirm-link";
 
 /**
  * Creating a passkey: with the enrolment link's token (in the address's #fragment,
@@ -74,12 +75,8 @@ export function PasskeyEnrolment({ mode }: { mode: "enrol" | "add" }) {
         {state.busy ? "Waiting for your device…" : mode === "enrol" ? "Create my passkey" : "Add a passkey"}
       </button>
       <p role="alert" className="mt-3 min-h-5 text-sm text-red-800">
-        {state.problem}{" "}
-        {state.confirm && (
-          <a href={state.confirm} className="font-medium underline">
-            Confirm it&apos;s you
-          </a>
-        )}
+        {state.problem}
+        <ConfirmLink href={state.confirm} />
       </p>
     </div>
   );

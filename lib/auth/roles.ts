@@ -36,10 +36,6 @@ export function may(role: string, permission: Permission): boolean {
 /** A dangerous act needs a passkey sign-in no older than this. */
 export const FRESH_SIGN_IN_MINUTES = 10;
 
-/** The acts that need one (besides the admin role where ADMIN_ONLY says so). */
-export const NEEDS_FRESH_SIGN_IN = ["add_passkey", "export", "remove_entry", "edit_invitation", "manage_operators"] as const;
-export type DangerousAct = (typeof NEEDS_FRESH_SIGN_IN)[number];
-
 /** How a session was made (operator_sessions.signed_in_with). An email link is never fresh: it is the way in for a lost passkey. */
 export const PASSKEY_SIGN_INS: ReadonlySet<string> = new Set(["passkey", "enrolment"]);
 

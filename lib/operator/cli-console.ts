@@ -116,7 +116,7 @@ export async function operatorsCommand(db: Database, args: string[], io: CliIo):
     }
   } catch (error) {
     if (!(error instanceof OperatorProblem)) throw error;
-    await write(io.stderr, `${terminalSafe(error.message)}\n`);
+    await write(io.stderr, `${terminalSafe(error.shellHint ? `${error.message} ${error.shellHint}` : error.message)}\n`);
     return 1;
   }
   throw new UsageError(action ? `Unknown operators command "${action}". Use add, enrol, role, list or remove.` : "operators needs add, enrol, role, list or remove.");

@@ -62,7 +62,7 @@ export async function manageOperators(form: FormData, actor: Actor): Promise<Ope
     }
     return { problem: "That form could not be read. Reload the page and try again." };
   } catch (error) {
-    if (error instanceof OperatorProblem) return { problem: error.message.replace(/ For a new enrolment link: .*$/, " Use New link on their row for another enrolment link.").replace(/ Add them with: .*$/, "") };
+    if (error instanceof OperatorProblem) return { problem: error.message };
     if (isTemporary(error)) return { problem: "The database is busy, and nothing was changed. Please try again in a moment." };
     throw error;
   }

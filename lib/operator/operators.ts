@@ -13,7 +13,15 @@ import { recordAction, type Actor } from "./audit";
 import { isRole, type Role } from "../auth/roles";
 import { z } from "zod";
 
-export class OperatorProblem extends Error {}
+/** What stops an operator change, in words for whoever asked; `shellHint`: the command to try instead, for the shell only. */
+export class OperatorProblem extends Error {
+  constructor(
+    message: string,
+    readonly shellHint?: string,
+  ) {
+    super(message);
+  }
+}
 
 const emailSchema = z.email({ error: "That is not an email address." }).max(254);
 
@@ -66,7 +74,7 @@ export async function addOperator(database: Database, input: { email: string; na
     });
   } catch (error) {
     if (codeOf(error) === UNIQUE_VIOLATION) {
-      throw new OperatorProblem(`${email} is already an operator. For a new enrolment link: npm run waitlist -- operators enrol ${email}`);
+      throw new OperatorProblem(`${email} is already an operator.`, `For a new enrolment link: npm run waitlist -- operators enrol ${email}`);
     }
     throw error;
   }
@@ -83,7 +91,7 @@ export async function enrolAgain(database: Database, input: string, siteUrl: str
       return { email, link: enrolmentUrl(siteUrl, token), expiresAt };
     });
   } catch (error) {
-    if (codeOf(error) === NOT_FOUND) throw new OperatorProblem(`${email} is not an operator. Add them with: npm run waitlist -- operators add ${email}`);
+    if (codeOf(error) === NOT_FOUND) throw new OperatorProblem(`${email} is not an operator.`, `Add them with: npm run waitlist -- operators add ${email}`);
     throw error;
   }
 }
