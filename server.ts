@@ -36,6 +36,7 @@ import { errorFields, log } from "./lib/log";
 import { configuredKinds, deliveriesAtStart, getDeliveryWorker } from "./lib/waitlist/deliveries";
 import { startOverdueWatch } from "./lib/follow-up/overdue-watch";
 import { startRetentionSweep } from "./lib/waitlist/retention";
+import { startVisitSweep } from "./lib/analytics/sweep";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
 import { isForeignPagePost } from "./lib/security/origin";
 import { perRequestPageHeaders, securityHeaders } from "./lib/security/headers";
@@ -216,6 +217,7 @@ const server = createServer(
 const deliveries = getDeliveryWorker();
 let stopOverdueWatch = () => {};
 let stopRetentionSweep = () => {};
+let stopVisitSweep = () => {};
 let stopBackups = () => {};
 
 server.listen(port, hostname, () => {
@@ -228,6 +230,7 @@ server.listen(port, hostname, () => {
   deliveries.start();
   stopOverdueWatch = startOverdueWatch({ deliveries: configuredKinds(env), deliverSoon: () => deliveries.deliverSoon() });
   stopRetentionSweep = startRetentionSweep(env.WAITLIST_RETENTION_DAYS);
+  stopVisitSweep = startVisitSweep(env.WAITLIST_RETENTION_DAYS);
   const database = databaseSettings(env);
   if (env.WAITLIST_BACKUP_DIR && database.file) {
     const schedule = { dir: path.resolve(env.WAITLIST_BACKUP_DIR), intervalMinutes: env.WAITLIST_BACKUP_INTERVAL_MINUTES, keep: env.WAITLIST_BACKUP_KEEP, databaseFile: database.file };
@@ -263,6 +266,7 @@ async function shutDown(signal: string): Promise<void> {
   server.closeAllConnections();
   stopOverdueWatch();
   stopRetentionSweep();
+  stopVisitSweep();
   stopBackups();
   // Each step goes on to the next if it fails (the database may be what is broken).
   await deliveries.stop(DELIVERIES_GRACE_MS).catch((error: unknown) => log.error({ fault: "delivery_worker", ...errorFields(error) }, "handing back deliveries failed"));

@@ -104,6 +104,11 @@ const envSchema = z.object({
    */
   WAITLIST_RETENTION_DAYS: wholeNumber(1).optional(),
   /**
+   * Visit counting (lib/analytics/): the most events (page views, dialog openings, speed
+   * measurements) one client address adds to a UTC day's figures; the rest are accepted and not counted.
+   */
+  WAITLIST_VISIT_EVENTS_PER_ADDRESS: wholeNumber(1).default(2_000),
+  /**
    * Scheduled backups of the embedded database (lib/backup/schedule.ts): a folder for them, how
    * often, how many to keep. Unset: no scheduled backups (npm run waitlist -- backup FILE still works).
    */
@@ -156,6 +161,7 @@ const ENV_NAMES = [
   "WAITLIST_MAX_PENDING_WRITES",
   "WAITLIST_REQUEST_DEADLINE_MS",
   "WAITLIST_RETENTION_DAYS",
+  "WAITLIST_VISIT_EVENTS_PER_ADDRESS",
   "WAITLIST_BACKUP_DIR",
   "WAITLIST_BACKUP_INTERVAL_MINUTES",
   "WAITLIST_BACKUP_KEEP",

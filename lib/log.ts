@@ -30,6 +30,7 @@ export type FaultKind =
   | "delivery_attempt_deadline"
   | "delivery_worker"
   | "refusal_not_counted"
+  | "visit_not_counted"
   | "sign_in_mail_failed"
   | "overdue_watch"
   | "shutdown_deadline";

@@ -5,6 +5,7 @@ import { buttonClasses } from "@/components/ui/button-styles";
 export const CONSOLE_LINKS = [
   { href: "/operator", label: "Queue" },
   { href: "/operator/overview", label: "Overview" },
+  { href: "/operator/campaigns", label: "Campaigns" },
   { href: "/operator/entries", label: "Entries" },
   { href: "/operator/invitation", label: "Invitation" },
   { href: "/operator/audit", label: "Audit log", adminOnly: true },
@@ -79,5 +80,16 @@ export function ConsoleSection({ id, title, className = "", children }: { id: st
       </h2>
       {children}
     </section>
+  );
+}
+
+/** One figure of a console page's row of figures: a label, the number, and a note under it. */
+export function ConsoleFigure({ label, value, note }: { label: string; value: string; note?: string }) {
+  return (
+    <div className="rounded-xl border border-slate-200 bg-white p-4">
+      <dt className="text-sm text-slate-600">{label}</dt>
+      <dd className="mt-1 text-2xl font-bold text-slate-900 tabular-nums">{value}</dd>
+      {note && <dd className="text-xs text-slate-500">{note}</dd>}
+    </div>
   );
 }

@@ -83,6 +83,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
     }
 
     setStatus({ state: "submitting" });
+    void import("@/lib/analytics/beacon").then((beacon) => beacon.countStep("submit"));
     const result = await submitSignup({
       ...parsed.data,
       ...signupSource(window.location.pathname, visitStorage()),

@@ -1,6 +1,7 @@
 "use client";
 
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { afterLoad } from "@/lib/analytics/after-load";
 import { rememberCampaign, visitStorage } from "@/lib/waitlist/source";
 
 type WaitlistContextValue = {
@@ -17,6 +18,9 @@ const WaitlistContext = createContext<WaitlistContextValue | null>(null);
 const loadDialog = () => import("./waitlist-dialog");
 const WaitlistDialog = lazy(loadDialog);
 
+// Visit counting (lib/analytics/beacon.ts) is a chunk of its own too, fetched after the page has loaded.
+const loadBeacon = () => import("@/lib/analytics/beacon");
+
 /**
  * Owns whether the waitlist dialog is open, for every page (spec section 2: the
  * page controls open and closed). Lives in the root layout; its state lasts as
@@ -29,12 +33,17 @@ export function WaitlistProvider({ children }: { children: ReactNode }) {
   const triggerRef = useRef<HTMLElement | null>(null);
 
   // The layout mounts once per page load: note the campaign of the URL the visit landed on.
-  useEffect(() => rememberCampaign(window.location.search, visitStorage()), []);
+  // Then, once the page has loaded, count the view (no cookie, nothing stored: docs/analytics.md).
+  useEffect(() => {
+    rememberCampaign(window.location.search, visitStorage());
+    return afterLoad(() => void loadBeacon().then((beacon) => beacon.countView()));
+  }, []);
 
   const open = useCallback((trigger?: HTMLElement | null) => {
     triggerRef.current = trigger ?? (document.activeElement as HTMLElement | null);
     setIsOpen(true);
     setOpenCount((count) => count + 1);
+    void loadBeacon().then((beacon) => beacon.countStep("open"));
   }, []);
 
   const close = useCallback(() => {

@@ -2,3 +2,5 @@
 export const JOIN_PATH = "/join";
 export const LINK_AGAIN_PATH = "/waitlist/link";
 export const PRIVACY_PATH = "/privacy";
+/** Where pages send their visits (lib/analytics/): the beacon's POST, the <noscript> image's GET. */
+export const VISIT_PATH = "/api/visit";

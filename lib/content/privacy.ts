@@ -4,7 +4,7 @@
  * the date it took effect. How long entries are kept comes from the environment
  * (WAITLIST_RETENTION_DAYS), so the page says what this site actually does.
  */
-export const PRIVACY_NOTICE_VERSION = "2026-11-24";
+export const PRIVACY_NOTICE_VERSION = "2026-11-25";
 
 export type NoticeSection = { heading: string; paragraphs: readonly string[] };
 
@@ -13,6 +13,13 @@ export function retentionSentence(retentionDays: number | undefined): string {
   return retentionDays === undefined
     ? "We keep your entry until you remove it from your own page, you ask us to, or the waitlist closes, whichever comes first."
     : `We keep your entry for ${retentionDays} days after you join; after that it is deleted automatically, together with the record of the emails and notifications sent about it. You can remove it sooner from your own page.`;
+}
+
+/** How long the visit counts are kept: the day's code for the day, the daily totals like entries. */
+export function visitFiguresSentence(retentionDays: number | undefined): string {
+  return retentionDays === undefined
+    ? "The code that tells visitors apart is deleted when its day is over; the daily visit totals, which name nobody, are kept."
+    : `The code that tells visitors apart is deleted when its day is over; the daily visit totals, which name nobody, are kept for ${retentionDays} days.`;
 }
 
 export function privacyNotice(retentionDays: number | undefined, contactEmail: string): NoticeSection[] {
@@ -24,6 +31,14 @@ export function privacyNotice(retentionDays: number | undefined, contactEmail: s
         "With it: the page of this site you joined from and the campaign in the link that brought you (utm_source, utm_medium, utm_campaign), when you joined and under which version of this notice, and when you confirmed your address.",
         "As our team follows up: where your entry stands (awaiting contact, contacted, in conversation, invited or closed), notes the team writes, and which emails and notifications were sent about you and when.",
         "To stop abuse, the site counts sign-up attempts per network address for a few minutes. Those counts are not stored with your entry.",
+      ],
+    },
+    {
+      heading: "Counting visits",
+      paragraphs: [
+        "To learn which pages and campaigns bring the companies we talk to, the site counts visits without cookies and without storing anything on your device. Each page sends us its address, the site that linked to it, the campaign in the link you came with, whether you opened the waitlist form and sent it, and how fast the page loaded and responded for you.",
+        "We tell visitors apart for one day only, by a code made from your network address (its last part cut off), your browser's family (such as Chrome or Safari) and a random value that is replaced every day and then deleted. We never store your network address, your browser's details, the pages you visited one by one, or that code after the day: what is kept is how many visits each page and campaign had each day.",
+        "If your browser sends Do Not Track or Global Privacy Control, we count the page view but not you: no code is made for you at all. Without JavaScript, a page view is counted by a tiny image, the same way. Automated visitors (search engines, bots) are not counted.",
       ],
     },
     {
@@ -39,7 +54,7 @@ export function privacyNotice(retentionDays: number | undefined, contactEmail: s
         "The services that carry our messages: the mail server that delivers your confirmation email, and, where we use one, the system our team tracks conversations in, which receives your entry when you join.",
       ],
     },
-    { heading: "How long we keep it", paragraphs: [retentionSentence(retentionDays)] },
+    { heading: "How long we keep it", paragraphs: [retentionSentence(retentionDays), visitFiguresSentence(retentionDays)] },
     {
       heading: "See it, take it, delete it",
       paragraphs: [

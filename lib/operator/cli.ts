@@ -23,6 +23,7 @@ import { backupCommand, BACKUP_USAGE, restoreCommand } from "./cli-backup";
 import { auditCommand, operatorsCommand, OPERATOR_USAGE } from "./cli-console";
 import { contactCommand, FOLLOW_UP_USAGE, queueCommand } from "./cli-follow-up";
 import { exportText } from "./export";
+import { campaignFunnels, conversion, FUNNEL_STEPS, pageFunnels, pageViews, rangeOf, siteFunnel, type DayRange, type Funnel, type FunnelStep } from "../analytics/report";
 import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
 import {
   countEntries,
@@ -53,7 +54,9 @@ Commands:
              --confirmed yes|no whether the visitor confirmed their email
              --limit N|all      how many to show (default 50)
   stats    Totals, confirmed emails, removals, by business type, company size, source and
-           page, per day for 30 days, and addresses refused (why, and which domains)
+           page, per day for 30 days, addresses refused (why, and which domains), and the
+           funnel from a visit to an invitation, for the site, per campaign and per page
+             --from DAY --to DAY  the funnel's range (YYYY-MM-DD, UTC; default the last 28 days)
   export   Every sign-up with every field
              --format csv|json  required
              --out FILE         write to FILE instead of standard output
@@ -208,11 +211,44 @@ function refusalsSection(refused: RefusalCounts): string {
   return `${reasons}\n\n${domains}${denied}`;
 }
 
+/** The funnel from a visit to an invitation over `range`: the site's, then per campaign and per page. */
+async function funnelSection(db: Database, range: DayRange): Promise<string> {
+  const [site, views, campaigns, pages] = await Promise.all([siteFunnel(db, range), pageViews(db, range), campaignFunnels(db, range), pageFunnels(db, range)]);
+  const steps = Object.keys(FUNNEL_STEPS) as FunnelStep[];
+  const share = (funnel: Funnel) => {
+    const value = conversion(funnel);
+    return value === null ? "–" : `${value.toFixed(1)}%`;
+  };
+  const figures = <Row extends Funnel>(): Column<Row>[] => [
+    ...steps.map((step) => ({ title: FUNNEL_STEPS[step], width: Math.max(8, FUNNEL_STEPS[step].length), value: (row: Row) => count(row[step]), alignRight: true })),
+    { title: "Conversion", width: 10, value: (row: Row) => share(row), alignRight: true },
+  ];
+  const heading = `Visits and the funnel, ${range.from} to ${range.to} (UTC; visitors once a day each, no cookies)`;
+  if (views === 0 && site.stored === 0) return `${heading}
+No visits or sign-ups in this range.`;
+  return [
+    `${heading}
+Page views: ${count(views)}
+` + renderTable(figures<Funnel>(), [site]),
+    renderTable([
+      { title: "Source", width: 14, value: (row: (typeof campaigns)[number]) => row.source },
+      { title: "Medium", width: 10, value: (row) => row.medium },
+      { title: "Campaign", width: 16, value: (row) => row.campaign },
+      ...figures<(typeof campaigns)[number]>(),
+    ], campaigns),
+    renderTable([{ title: "Page", width: 16, value: (row: (typeof pages)[number]) => (row.page === "" ? "(not recorded)" : row.page) }, ...figures<(typeof pages)[number]>()], pages),
+  ].join("\n\n");
+}
+
 async function statsCommand(db: Database, args: string[], io: CliIo): Promise<number> {
-  parseArgs({ args, strict: true, options: {} });
+  const { values } = parseArgs({ args, strict: true, options: { from: { type: "string" }, to: { type: "string" } } });
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`--${name} must be a day such as 2026-11-01 (YYYY-MM-DD, UTC)`);
+  }
+  const funnel = await funnelSection(db, rangeOf(values.from, values.to));
   const s = await stats(db);
   if (s.total === 0) {
-    await write(io.stdout, "No sign-ups yet. Stats will appear here as people join the waitlist.\n");
+    await write(io.stdout, `No sign-ups yet. Stats will appear here as people join the waitlist.\n\n${funnel}\n`);
     return 0;
   }
   const refused = await refusalCounts(db, s.perDay[0]!.day);
@@ -234,6 +270,7 @@ async function statsCommand(db: Database, args: string[], io: CliIo): Promise<nu
     breakdown("Source (utm_source)", s.bySource.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
     breakdown("Page", s.byPage.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
     refusalsSection(refused),
+    funnel,
     [
       "Last 30 days (UTC)",
       ...s.perDay.map(({ day, n }) => `${day}  ${String(n).padStart(5)}  ${"█".repeat(Math.round((n / peak) * BAR_WIDTH))}`.trimEnd()),

@@ -22,6 +22,7 @@ import { addNote, assignEntries, AssignProblem, changeFollowUp, changeSchema, MA
 import { getDeliveryWorker } from "../waitlist/deliveries";
 import { isTimeZone } from "./time-format";
 import { endOtherSessions, endSession, removePasskey, renamePasskey } from "./account";
+import { campaignFunnels, funnelCsv, pageFunnels, rangeOf } from "../analytics/report";
 
 /** On every console answer that is not a page: never cached, never indexed. */
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" };
@@ -97,6 +98,20 @@ function listQueryOf(request: Request): string {
   const query = params.toString();
   return query ? `?${query}` : "";
 }
+
+/**
+ * GET /api/operator/campaigns?from&to: the Campaigns page's funnel as CSV. Counts only, nothing
+ * about a person, so every operator may download it (like the overview they can read).
+ */
+export const handleCampaignsCsv = consoleRoute(async (request) => {
+  const params = new URL(request.url).searchParams;
+  const range = rangeOf(params.get("from"), params.get("to"));
+  const database = getDatabase();
+  const [campaigns, pages] = await Promise.all([campaignFunnels(database, range), pageFunnels(database, range)]);
+  return new Response(funnelCsv(range, campaigns, pages), {
+    headers: { ...PRIVATE, "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="fieldcrew-campaigns-${range.from}-to-${range.to}.csv"` },
+  });
+});
 
 /** POST /api/operator/entries/:id/remove (the entry page's confirmation form). */
 export function handleRemove(request: Request, id: string): Promise<Response> {

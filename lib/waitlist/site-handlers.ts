@@ -14,7 +14,8 @@ import { singleton } from "../singleton";
 import { createChallengeHandler, createSignupHandler, type SignupHandler, type SignupHandlerOptions } from "./handler";
 import { createEntryActionHandler } from "./visitor-entry";
 import { firstJoinState, joinByForm, joinSource } from "./join-form";
-import type { JoinFormState } from "./join-state";
+import { NEW_QUESTION_INTENT, type JoinFormState } from "./join-state";
+import { visitHandler } from "../analytics/site";
 import { requestLinkAgain, type LinkAgainState } from "./link-again";
 import { getDatabase } from "../db";
 import { JOIN_PATH } from "../content/paths";
@@ -75,8 +76,17 @@ export function firstJoinStateOnSite(headers: Headers, search: URLSearchParams):
   return firstJoinState(siteSecret(), Date.now(), joinSource(headers.get("referer"), search, ours));
 }
 
-/** A post of the join form (its Server Action), answered by this process's sign-up handler. */
+/**
+ * A post of the join form (its Server Action), answered by this process's sign-up handler.
+ * A sending (not "New question") is also the funnel's "submitted", counted after the answer on
+ * the page the form says the visitor came from, as the sign-up's source_page is.
+ */
 export function joinOnSite(form: FormData, headers: Headers, afterResponse: (work: () => void) => void): Promise<JoinFormState> {
+  if (form.get("intent") !== NEW_QUESTION_INTENT) {
+    const field = (name: string) => (typeof form.get(name) === "string" ? (form.get(name) as string) : undefined);
+    const page = field("source_page") || JOIN_PATH;
+    afterResponse(() => void visitHandler().countStep(headers, "submit", page, { utm_source: field("utm_source"), utm_medium: field("utm_medium"), utm_campaign: field("utm_campaign") }));
+  }
   return joinByForm(form, { headers, handleSignup, secret: siteSecret(), now: Date.now(), afterResponse });
 }
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ConsoleFrame, ConsoleHeading, ConsoleSection } from "@/components/operator/console-frame";
+import { ConsoleFigure, ConsoleFrame, ConsoleHeading, ConsoleSection } from "@/components/operator/console-frame";
 import { SignupsChart } from "@/components/operator/signups-chart";
 import { hoursText, percentText, PromiseChart } from "@/components/operator/promise-chart";
 import { followUpMetrics } from "@/lib/follow-up/metrics";
@@ -8,6 +8,8 @@ import { getDatabase } from "@/lib/db";
 import { CHART_DAYS, overview, SPLITS, type ChartDays, type Split } from "@/lib/operator/overview";
 import { listDeliveries } from "@/lib/operator/queries";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
+import { FunnelFigures, PageSpeedTable } from "@/components/operator/funnel";
+import { lastDays, pageSpeed, pageViews, siteFunnel } from "@/lib/analytics/report";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -15,22 +17,20 @@ type Props = { searchParams: Promise<{ days?: string; split?: string }> };
 
 const number = (n: number) => n.toLocaleString("en-US");
 
-function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
-  return (
-    <div className="rounded-xl border border-slate-200 bg-white p-4">
-      <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="mt-1 text-2xl font-bold text-slate-900 tabular-nums">{value}</dd>
-      {note && <dd className="text-xs text-slate-500">{note}</dd>}
-    </div>
-  );
-}
-
 export default async function OverviewPage({ searchParams }: Props) {
   const operator = await requireOperator();
   const params = await searchParams;
   const days: ChartDays = CHART_DAYS.find((d) => String(d) === params.days) ?? 30;
   const split: Split = params.split === "campaign" ? "campaign" : "source";
-  const [data, failed, promise] = await Promise.all([overview(getDatabase(), { days, split }), listDeliveries(getDatabase(), ["failed"], 10), followUpMetrics(getDatabase())]);
+  const visitRange = lastDays(28);
+  const [data, failed, promise, funnel, views, speed] = await Promise.all([
+    overview(getDatabase(), { days, split }),
+    listDeliveries(getDatabase(), ["failed"], 10),
+    followUpMetrics(getDatabase()),
+    siteFunnel(getDatabase(), visitRange),
+    pageViews(getDatabase(), visitRange),
+    pageSpeed(getDatabase()),
+  ]);
   const segment = new Map(data.segments.map((s) => [`${s.businessType}|${s.companySize}`, s.signups]));
   const peak = Math.max(1, ...data.segments.map((s) => s.signups));
   const share = data.total === 0 ? "–" : `${((data.confirmed / data.total) * 100).toFixed(1)}%`;
@@ -40,19 +40,29 @@ export default async function OverviewPage({ searchParams }: Props) {
     <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator/overview">
       <ConsoleHeading title="Overview">The waitlist at a glance. Times are UTC.</ConsoleHeading>
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Figure label="All sign-ups" value={number(data.total)} />
-        <Figure label="Last 24 hours" value={number(data.last24h)} />
-        <Figure label="Last 7 days" value={number(data.last7d)} />
-        <Figure label="Confirmed their email" value={share} note={`${number(data.confirmed)} of ${number(data.total)}`} />
+        <ConsoleFigure label="All sign-ups" value={number(data.total)} />
+        <ConsoleFigure label="Last 24 hours" value={number(data.last24h)} />
+        <ConsoleFigure label="Last 7 days" value={number(data.last7d)} />
+        <ConsoleFigure label="Confirmed their email" value={share} note={`${number(data.confirmed)} of ${number(data.total)}`} />
       </dl>
+
+      <ConsoleSection id="funnel" title="From a visit to an invitation, last 28 days" className="mt-8">
+        <p className="mt-1 mb-4 text-sm text-slate-600">
+          Visitors are counted without cookies, once a day each (docs/analytics.md).{" "}
+          <a href="/operator/campaigns" className="font-medium underline underline-offset-2">
+            Per campaign and page
+          </a>
+        </p>
+        <FunnelFigures funnel={funnel} pageViews={views} />
+      </ConsoleSection>
 
       <ConsoleSection id="promise" title="The 48-hour promise" className="mt-8">
         <p className="mt-1 text-sm text-slate-600">Of the sign-ups whose 48 hours ran out in the period: how many we reached in time, and how long the first contact took (median).</p>
         <dl className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
-          <Figure label="Within 48 h, last 7 days" value={percentText(promise.last7.shareInTime)} note={`${number(promise.last7.inTime)} of ${number(promise.last7.due)} due`} />
-          <Figure label="Median first contact, 7 days" value={hoursText(promise.last7.medianHours)} note={`${number(promise.last7.contacted)} contacted`} />
-          <Figure label="Within 48 h, last 30 days" value={percentText(promise.last30.shareInTime)} note={`${number(promise.last30.inTime)} of ${number(promise.last30.due)} due`} />
-          <Figure label="Median first contact, 30 days" value={hoursText(promise.last30.medianHours)} note={`${number(promise.last30.contacted)} contacted`} />
+          <ConsoleFigure label="Within 48 h, last 7 days" value={percentText(promise.last7.shareInTime)} note={`${number(promise.last7.inTime)} of ${number(promise.last7.due)} due`} />
+          <ConsoleFigure label="Median first contact, 7 days" value={hoursText(promise.last7.medianHours)} note={`${number(promise.last7.contacted)} contacted`} />
+          <ConsoleFigure label="Within 48 h, last 30 days" value={percentText(promise.last30.shareInTime)} note={`${number(promise.last30.inTime)} of ${number(promise.last30.due)} due`} />
+          <ConsoleFigure label="Median first contact, 30 days" value={hoursText(promise.last30.medianHours)} note={`${number(promise.last30.contacted)} contacted`} />
         </dl>
         <div className="mt-6">
           <PromiseChart weeks={promise.weeks} />
@@ -175,6 +185,12 @@ export default async function OverviewPage({ searchParams }: Props) {
           <p className="mt-3 text-xs text-slate-500">A failed delivery can be sent again from its entry&apos;s page.</p>
         </ConsoleSection>
       </div>
+      <ConsoleSection id="speed" title="Real visitors' page speed" className="mt-8">
+        <p className="mt-1 text-sm text-slate-600">
+          The 75th percentile of what visitors met on each page (Core Web Vitals, measured in their browsers): 75% of visits were as fast or faster. Under each: its rating and how many visits it is from.
+        </p>
+        {speed.length === 0 ? <p className="mt-4 text-slate-600">No measurements in the last 28 days.</p> : <PageSpeedTable rows={speed} />}
+      </ConsoleSection>
     </ConsoleFrame>
   );
 }

@@ -1,0 +1,183 @@
+import type { ReactNode } from "react";
+import { conversion, FUNNEL_STEPS, type Funnel, type FunnelStep, type PageSpeed } from "@/lib/analytics/report";
+import { METRIC_INFO, METRICS, metricText, RATING_LABELS, type Rating } from "@/lib/analytics/vitals";
+import { ConsoleFigure } from "./console-frame";
+
+const number = (n: number) => n.toLocaleString("en-US");
+const percentText = (value: number | null) => (value === null ? "–" : `${value.toFixed(1)}%`);
+
+/** The site's funnel as a row of figures, each with its share of the step before. */
+export function FunnelFigures({ funnel, pageViews }: { funnel: Funnel; pageViews: number }) {
+  const steps = Object.keys(FUNNEL_STEPS) as FunnelStep[];
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 xl:grid-cols-7">
+      {steps.map((step, i) => {
+        const before = i === 0 ? null : funnel[steps[i - 1]!];
+        const note = i === 0 ? `${number(pageViews)} page views` : before ? `${((funnel[step] / before) * 100).toFixed(0)}% of the step before` : "–";
+        return <ConsoleFigure key={step} label={FUNNEL_STEPS[step]} value={number(funnel[step])} note={note} />;
+      })}
+    </dl>
+  );
+}
+
+export type SortKey = FunnelStep | "conversion" | "label";
+export const SORT_KEYS: readonly SortKey[] = ["label", ...(Object.keys(FUNNEL_STEPS) as FunnelStep[]), "conversion"];
+
+/** Rows sorted by `key`: labels A to Z (or back), numbers most first (or least). */
+export function sortRows<Row extends Funnel>(rows: Row[], key: SortKey, descending: boolean, labelOf: (row: Row) => string): Row[] {
+  const value = (row: Row) => (key === "conversion" ? (conversion(row) ?? -1) : key === "label" ? 0 : row[key]);
+  const sorted = [...rows].sort((a, b) => (key === "label" ? labelOf(a).localeCompare(labelOf(b)) : value(a) - value(b)) || labelOf(a).localeCompare(labelOf(b)));
+  return descending ? sorted.reverse() : sorted;
+}
+
+type Column<Row> = { title: string; cell: (row: Row) => ReactNode };
+
+/**
+ * A funnel per row (a campaign, a page), its column headings links that sort by that column
+ * (`sortHref`; a second click turns the order round), the order told to assistive technology
+ * with aria-sort. Plain links: sorting works without JavaScript.
+ */
+export function FunnelTable<Row extends Funnel>({
+  caption,
+  labels,
+  rows,
+  rowKey,
+  sort,
+  sortHref,
+}: {
+  caption: string;
+  labels: Column<Row>[];
+  rows: Row[];
+  rowKey: (row: Row) => string;
+  sort?: { key: SortKey; descending: boolean };
+  sortHref?: (key: SortKey, descending: boolean) => string;
+}) {
+  const steps = Object.keys(FUNNEL_STEPS) as FunnelStep[];
+  const heading = (key: SortKey, title: string, alignRight: boolean) => {
+    const active = sort?.key === key;
+    // Numbers start most first, labels A to Z; the active column's next click turns it round.
+    const nextDescending = active ? !sort.descending : key !== "label";
+    return (
+      <th key={`${key}-${title}`} scope="col" aria-sort={active ? (sort.descending ? "descending" : "ascending") : undefined} className={`px-2 py-2 font-medium whitespace-nowrap ${alignRight ? "text-right" : "text-left"}`}>
+        {sortHref ? (
+          <a href={sortHref(key, nextDescending)} className="hover:underline">
+            {title}
+            {active && <span aria-hidden="true">{sort.descending ? " ↓" : " ↑"}</span>}
+          </a>
+        ) : (
+          title
+        )}
+      </th>
+    );
+  };
+  return (
+    <div className="mt-4 overflow-x-auto">
+      <table className="w-full text-sm tabular-nums">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr className="text-slate-600">
+            {labels.map((column, i) => (i === 0 ? heading("label", column.title, false) : <th key={column.title} scope="col" className="px-2 py-2 text-left font-medium whitespace-nowrap">{column.title}</th>))}
+            {steps.map((step) => heading(step, FUNNEL_STEPS[step], true))}
+            {heading("conversion", "Visitors → sign-up", true)}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)} className="border-t border-slate-100">
+              {labels.map((column, i) =>
+                i === 0 ? (
+                  <th key={column.title} scope="row" className="max-w-56 truncate px-2 py-2 text-left font-medium text-slate-800">
+                    {column.cell(row)}
+                  </th>
+                ) : (
+                  <td key={column.title} className="max-w-40 truncate px-2 py-2 text-slate-700">
+                    {column.cell(row)}
+                  </td>
+                ),
+              )}
+              {steps.map((step) => (
+                <td key={step} className="px-2 py-2 text-right">
+                  {number(row[step])}
+                </td>
+              ))}
+              <td className="px-2 py-2 text-right font-semibold">{percentText(conversion(row))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const RATING_STYLE: Record<Rating, string> = {
+  good: "bg-emerald-50 text-emerald-900",
+  "needs-improvement": "bg-amber-50 text-amber-900",
+  poor: "bg-red-50 text-red-900",
+};
+
+function SpeedCell({ figure, metric }: { figure: PageSpeed["metrics"][keyof PageSpeed["metrics"]]["last7"]; metric: keyof typeof METRIC_INFO }) {
+  if (!figure) return <td className="px-2 py-2 text-right text-slate-400">–</td>;
+  return (
+    <td className={`px-2 py-2 text-right ${RATING_STYLE[figure.rating]}`}>
+      <span className="font-semibold">{metricText(metric, figure.p75)}</span>
+      <span className="block text-xs">
+        {RATING_LABELS[figure.rating]} · {number(figure.samples)}
+      </span>
+    </td>
+  );
+}
+
+/** p75 per page and device, 7 and 28 days, each against the good / needs-improvement / poor thresholds. */
+export function PageSpeedTable({ rows }: { rows: PageSpeed[] }) {
+  return (
+    <div className="mt-4 overflow-x-auto">
+      <table className="w-full text-sm tabular-nums">
+        <caption className="sr-only">The 75th percentile of each metric per page and device, over the last 7 and 28 days, with its rating and how many visits it is from</caption>
+        <thead>
+          <tr className="text-slate-600">
+            <th scope="col" rowSpan={2} className="px-2 py-2 text-left font-medium">
+              Page
+            </th>
+            <th scope="col" rowSpan={2} className="px-2 py-2 text-left font-medium">
+              Device
+            </th>
+            {METRICS.map((metric) => (
+              <th key={metric} scope="colgroup" colSpan={2} className="px-2 pt-2 text-center font-medium" title={METRIC_INFO[metric].name}>
+                {metric} <span className="font-normal text-slate-500">(good ≤ {metricText(metric, METRIC_INFO[metric].good)})</span>
+              </th>
+            ))}
+          </tr>
+          <tr className="text-xs text-slate-500">
+            {METRICS.flatMap((metric) => [
+              <th key={`${metric}-7`} scope="col" className="px-2 pb-2 text-right font-normal">
+                7 days
+              </th>,
+              <th key={`${metric}-28`} scope="col" className="px-2 pb-2 text-right font-normal">
+                28 days
+              </th>,
+            ])}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={`${row.page}|${row.device}`} className="border-t border-slate-100">
+              <th scope="row" className="px-2 py-2 text-left font-medium whitespace-nowrap text-slate-800">
+                {row.page}
+              </th>
+              <td className="px-2 py-2 capitalize">{row.device}</td>
+              {METRICS.flatMap((metric) => [
+                <SpeedCell key={`${metric}-7`} figure={row.metrics[metric].last7} metric={metric} />,
+                <SpeedCell key={`${metric}-28`} figure={row.metrics[metric].last28} metric={metric} />,
+              ])}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** "(not recorded)" for a sign-up's page that was not recorded (entries from before pages were). */
+export function pageLabel(page: string): string {
+  return page === "" ? "(not recorded)" : page;
+}

@@ -1,0 +1,192 @@
+/**
+ * POST /api/visit (a page's beacon) and GET /api/visit (the no-JavaScript pixel): from a
+ * request to what is counted (record.ts). The pipeline: another site's page -> 403; a body
+ * over 1 KiB -> 413; not an event -> 400; a bot, a page we do not count, or an address over
+ * the day's cap -> 204, nothing counted; a database that cannot take it now -> 503 with
+ * Retry-After. The address and the user agent are used for the hash and forgotten.
+ */
+import "server-only";
+import { isbot } from "isbot";
+import { PAGES } from "../content/pages";
+import { JOIN_PATH } from "../content/paths";
+import { isTemporary } from "../db";
+import { NotWritten } from "../group-commit";
+import { hasContentType, json, NOT_UTF8, readBoundedText, retryLater, TOO_LARGE, UNREADABLE } from "../http";
+import { errorFields, log } from "../log";
+import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
+import { isForeignOrigin, ownOrigins, type RequestLike } from "../security/origin";
+import { MAX_VISIT_BODY_BYTES, visitEventSchema, type Step, type VisitEvent } from "./event";
+import { campaignKey, type Counting, type VisitCounter } from "./record";
+import { bucketOf } from "./vitals";
+import { addressHash, deviceOf, utcDay, visitorHash, type DailySalt } from "./visitor";
+
+/** The pages counted: the public pages (lib/content/pages.ts). Any other path (a visitor's own page with its key) is not. */
+const COUNTED_PAGES: ReadonlySet<string> = new Set(Object.values(PAGES).map((page) => page.path));
+
+/** A transparent 1×1 GIF: what the <noscript> image gets. */
+const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+
+/** How long a beacon may wait for its turn to be written before it is answered 503. */
+const DEADLINE_MS = 2_000;
+
+export type VisitHandlerOptions = {
+  siteUrl: string;
+  counter: VisitCounter;
+  salt: DailySalt;
+  now?: () => Date;
+};
+
+/** The page's path as counted: without a trailing slash; null for a page we do not count. */
+export function countedPage(path: string): string | null {
+  const page = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  return COUNTED_PAGES.has(page) ? page : null;
+}
+
+/** The referring site of a view: its host without "www." ("(direct)" for none); undefined when it is one of our own pages. */
+export function referringSite(referrer: string | undefined, own: ReadonlySet<string>): string | undefined {
+  if (!referrer) return "(direct)";
+  let url: URL;
+  try {
+    url = new URL(referrer);
+  } catch {
+    return "(direct)";
+  }
+  if (own.has(url.origin.toLowerCase())) return undefined;
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `${url.protocol.replace(":", "")} app`.slice(0, 100);
+  return url.hostname.toLowerCase().replace(/^www\./, "").slice(0, 100);
+}
+
+/** Do Not Track or Global Privacy Control: the visit is counted, the visitor is given no hash. */
+export function asksNotToBeTracked(headers: { get(name: string): string | null }): boolean {
+  return headers.get("dnt") === "1" || headers.get("sec-gpc") === "1";
+}
+
+/**
+ * The funnel steps of an event. A view of /join (the form without the dialog) is also the form
+ * opened, counted on the page the visitor came from when that is one of ours (as the sign-up's
+ * source_page is), else on /join.
+ */
+function stepsOf(event: Exclude<VisitEvent, { type: "vital" }>, page: string, own: ReadonlySet<string>): { step: Step; page: string }[] {
+  if (event.type !== "view") return [{ step: event.type, page }];
+  if (page !== JOIN_PATH) return [{ step: "view", page }];
+  let from: string | null = null;
+  try {
+    const referrer = new URL(event.referrer ?? "");
+    if (own.has(referrer.origin.toLowerCase())) from = countedPage(referrer.pathname);
+  } catch {
+    // No referrer, or not a URL: opened on /join.
+  }
+  return [
+    { step: "view", page },
+    { step: "open", page: from ?? JOIN_PATH },
+  ];
+}
+
+const problem = (status: number, code: string, error: string, headers: Record<string, string> = {}) => json(status, { error, code }, headers);
+
+export function createVisitHandler(options: VisitHandlerOptions) {
+  const now = options.now ?? (() => new Date());
+  const siteOrigin = new URL(options.siteUrl).origin;
+
+  /** Counts one event of a request that passed the checks (or counts nothing: a bot, a page we do not count). */
+  async function count(request: RequestLike, event: VisitEvent): Promise<void> {
+    const userAgent = request.headers.get("user-agent") ?? "";
+    const page = countedPage(event.page);
+    // Bots (a kept list: isbot) and pages we do not count: accepted, nothing counted.
+    if (page === null || !userAgent || isbot(userAgent)) return;
+    const day = utcDay(now());
+    const address = request.headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN_CLIENT;
+    const salt = await options.salt.of(day);
+    const own = ownOrigins(request, siteOrigin);
+    const referrer = event.type === "view" ? referringSite(event.referrer, own) : undefined;
+    const counting: Counting = {
+      day,
+      address: addressHash(salt, address),
+      visitor: asksNotToBeTracked(request.headers) ? null : visitorHash(salt, address, userAgent),
+      page,
+      steps: event.type === "vital" ? [] : stepsOf(event, page, own),
+      campaign: "utm_source" in event ? campaignKey(event.utm_source, event.utm_medium, event.utm_campaign) : campaignKey(),
+      ...(event.type === "view" ? { referrer } : {}),
+      ...(event.type === "vital" ? { vital: { metric: event.metric, device: deviceOf(userAgent), bucket: bucketOf(event.metric, event.value) } } : {}),
+    };
+    await options.counter.count(counting, Date.now() + DEADLINE_MS);
+  }
+
+  /** The answer to a failure while counting: 503 for a temporary one (nothing counted), else logged and 500. */
+  function failed(error: unknown): Response {
+    if (error instanceof NotWritten || isTemporary(error)) {
+      return problem(503, "unavailable", "Visits cannot be counted right now. Try again shortly.", retryLater());
+    }
+    log.error({ fault: "visit_not_counted", ...errorFields(error) }, "a visit could not be counted");
+    return problem(500, "unexpected", "Something went wrong on our side.");
+  }
+
+  /** POST: one event as JSON (navigator.sendBeacon sends it as text/plain, which needs no preflight). */
+  async function post(request: Request): Promise<Response> {
+    const site = request.headers.get("sec-fetch-site");
+    if (isForeignOrigin(request, siteOrigin) || (site !== null && site !== "same-origin" && site !== "none")) {
+      return problem(403, "foreign_origin", "Visits are counted from this site's own pages only.");
+    }
+    if (!hasContentType(request, "text/plain") && !hasContentType(request, "application/json")) {
+      return problem(415, "unsupported_media_type", "Send the event as JSON.");
+    }
+    const text = await readBoundedText(request, MAX_VISIT_BODY_BYTES);
+    if (text === TOO_LARGE) return problem(413, "payload_too_large", `An event is at most ${MAX_VISIT_BODY_BYTES} bytes.`);
+    if (text === UNREADABLE || text === NOT_UTF8) return problem(400, "invalid_event", "The event could not be read.");
+    let event: VisitEvent;
+    try {
+      event = visitEventSchema.parse(JSON.parse(text));
+    } catch {
+      return problem(400, "invalid_event", "That is not an event this site counts.");
+    }
+    try {
+      await count(request, event);
+      return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  /**
+   * GET: the <noscript> image of a page seen without JavaScript. The page and its campaign come
+   * from the Referer the browser sends with it (the full address: it is our own page).
+   */
+  async function pixel(request: Request): Promise<Response> {
+    const gif = () => new Response(new Uint8Array(PIXEL), { status: 200, headers: { "Content-Type": "image/gif", "Cache-Control": "no-store" } });
+    const referer = request.headers.get("referer");
+    let page: URL | null = null;
+    try {
+      page = referer ? new URL(referer) : null;
+    } catch {
+      page = null;
+    }
+    if (!page || !ownOrigins(request, siteOrigin).has(page.origin.toLowerCase())) {
+      return problem(403, "foreign_origin", "Visits are counted from this site's own pages only.");
+    }
+    const utm = (name: string) => page.searchParams.get(name)?.trim().slice(0, 200) || undefined;
+    const event: VisitEvent = { type: "view", page: page.pathname, utm_source: utm("utm_source"), utm_medium: utm("utm_medium"), utm_campaign: utm("utm_campaign") };
+    try {
+      // No referring site: the browser named our page as the image's referrer, not the page's own.
+      await count(request, event);
+      return gif();
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  /** A step counted by the server itself: the join page's form post (its Server Action), with or without JavaScript. */
+  async function countStep(headers: Headers, step: "submit", page: string, campaign: { utm_source?: string; utm_medium?: string; utm_campaign?: string }): Promise<void> {
+    const event = visitEventSchema.safeParse({ type: step, page, ...campaign });
+    if (!event.success) return;
+    try {
+      await count({ url: `${siteOrigin}${page}`, headers }, event.data);
+    } catch (error) {
+      // Counting never changes the visitor's answer.
+      log.warn({ fault: "visit_not_counted", ...errorFields(error) }, "a form post could not be counted");
+    }
+  }
+
+  return { post, pixel, countStep };
+}
+
+export type VisitHandler = ReturnType<typeof createVisitHandler>;
