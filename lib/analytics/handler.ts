@@ -105,7 +105,7 @@ export function createVisitHandler(options: VisitHandlerOptions) {
       visitor: asksNotToBeTracked(request.headers) ? null : visitorHash(salt, address, userAgent),
       page,
       steps: event.type === "vital" ? [] : stepsOf(event, page, own),
-      campaign: "utm_source" in event ? campaignKey(event.utm_source, event.utm_medium, event.utm_campaign) : campaignKey(),
+      campaign: event.type === "vital" ? campaignKey() : campaignKey(event.utm_source, event.utm_medium, event.utm_campaign),
       ...(event.type === "view" ? { referrer } : {}),
       ...(event.type === "vital" ? { vital: { metric: event.metric, device: deviceOf(userAgent), bucket: bucketOf(event.metric, event.value) } } : {}),
     };

@@ -46,6 +46,11 @@ export function setUpTestDatabase(): { file: string; url: string } {
       database.emailRefusal.deleteMany(),
       database.operator.deleteMany(),
       database.operatorAction.deleteMany(),
+      database.trafficDay.deleteMany(),
+      database.vitalDay.deleteMany(),
+      database.visitSalt.deleteMany(),
+      database.visitMark.deleteMany(),
+      database.visitAddress.deleteMany(),
     ]);
   });
   afterAll(() => closeDatabase());
