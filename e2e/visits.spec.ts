@@ -1,0 +1,125 @@
+/**
+ * Visit counting in Chromium against the production server (docs/analytics.md): a visit with
+ * a campaign followed through the funnel to a confirmed sign-up, counted once; page speed from
+ * the browser; a bot not counted; Do Not Track counted without a visitor; a visit without
+ * JavaScript counted; no cookie set, and nothing in the database that names the visitor.
+ */
+import type { Page } from "@playwright/test";
+import { withTestDatabase } from "./support/database";
+import { confirmationEmailTo, entryLinkPath } from "./support/mail";
+import { expect, test } from "./support/test";
+import { answerFor, fillSignup, openFromHeader, uniqueVisitor } from "./support/waitlist";
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** A campaign of this test's own, so the shared server's other visits do not touch its figures. */
+const campaignOf = (tag: string) => `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+
+/** traffic_days for one campaign (utm_source "newsletter", utm_medium "email"), per step. */
+function campaignTraffic(campaign: string, source = "newsletter", medium = "email"): Record<string, { events: number; visitors: number }> {
+  const rows = withTestDatabase((sqlite) =>
+    sqlite
+      .prepare("SELECT step, sum(events) AS events, sum(visitors) AS visitors FROM traffic_days WHERE dimension = 'campaign' AND value = ? GROUP BY step")
+      .all(JSON.stringify([source, medium, campaign])) as { step: string; events: number; visitors: number }[],
+  );
+  return Object.fromEntries(rows.map((row) => [row.step, { events: row.events, visitors: row.visitors }]));
+}
+
+/** The page's beacon (or image) reached the server and was answered. */
+const visitAnswered = (page: Page) => page.waitForResponse((response) => new URL(response.url()).pathname === "/api/visit", { timeout: 15_000 });
+
+test("a campaign's visit is followed to a confirmed sign-up and counted once, with no cookie and nothing that names the visitor", async ({ page, context, extraHTTPHeaders }) => {
+  const campaign = campaignOf("e2e-funnel");
+  const viewed = visitAnswered(page);
+  await page.goto(`/?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`);
+  expect((await viewed).status()).toBe(204);
+
+  // A second page of the same visit keeps the campaign and the visitor.
+  const aboutViewed = visitAnswered(page);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "About" }).click();
+  await expect(page).toHaveURL(/\/about$/);
+  await aboutViewed;
+
+  const visitor = uniqueVisitor("funnel", "funnel.example.com");
+  const dialog = await openFromHeader(page);
+  await fillSignup(dialog, visitor);
+  await dialog.getByLabel("Security check").fill(await answerFor(dialog));
+  await dialog.getByRole("button", { name: "Secure My Spot" }).click();
+  await expect(page.getByRole("dialog", { name: "You're On The List!" })).toBeVisible();
+
+  await page.goto(entryLinkPath(await confirmationEmailTo(visitor.email)));
+  await page.getByRole("button", { name: "Confirm my email" }).click();
+  await expect(page.getByRole("status")).toHaveText("Thanks, your email address is confirmed.");
+
+  await expect.poll(() => campaignTraffic(campaign)).toEqual({
+    view: { events: 2, visitors: 1 },
+    open: { events: 1, visitors: 1 },
+    submit: { events: 1, visitors: 1 },
+  });
+  const signups = withTestDatabase((sqlite) => sqlite.prepare("SELECT page, sum(signups) AS signups, sum(confirmed) AS confirmed FROM signup_days WHERE campaign = ? GROUP BY page").all(campaign));
+  expect(signups).toEqual([{ page: "/about", signups: 1, confirmed: 1 }]);
+  // The referrer of the landing: none (typed in); the move to /about is not a referral.
+  expect(withTestDatabase((sqlite) => sqlite.prepare("SELECT count(*) AS n FROM traffic_days WHERE dimension = 'referrer' AND value LIKE '%localhost%'").get())).toEqual({ n: 0 });
+
+  expect(await context.cookies()).toEqual([]);
+  expect(await page.evaluate(() => ({ local: localStorage.length, cookie: document.cookie }))).toEqual({ local: 0, cookie: "" });
+  const userAgent = await page.evaluate(() => navigator.userAgent);
+  const stored = withTestDatabase((sqlite) =>
+    ["traffic_days", "vital_days", "visit_salts", "visit_marks", "visit_addresses", "signup_days"].map((table) => JSON.stringify(sqlite.prepare(`SELECT * FROM ${table}`).all())).join("\n"),
+  );
+  // The address the server saw this visitor come from (the fixture's X-Forwarded-For, one trusted hop).
+  const address = extraHTTPHeaders?.["X-Forwarded-For"];
+  expect(address).toMatch(/^198\.1[89]\./);
+  for (const secret of [userAgent, "HeadlessChrome", address!, address!.split(".").slice(0, 3).join(".")]) expect(stored).not.toContain(secret);
+});
+
+test("the page's speed is measured in the visitor's browser and counted for its page", async ({ page }) => {
+  const lcpOfJoin = () =>
+    withTestDatabase((sqlite) => (sqlite.prepare("SELECT coalesce(sum(count), 0) AS n FROM vital_days WHERE page = '/careers' AND metric = 'LCP' AND day = ?").get(today()) as { n: number }).n);
+  const before = lcpOfJoin();
+  const viewed = visitAnswered(page);
+  await page.goto("/careers");
+  await viewed;
+  // LCP is final at the first input, or when the page is hidden; leaving the page hides it.
+  const measured = page.waitForRequest((request) => request.url().endsWith("/api/visit") && (request.postData() ?? "").includes('"LCP"'));
+  await page.getByRole("main").click({ position: { x: 5, y: 5 } });
+  await measured;
+  await expect.poll(lcpOfJoin).toBeGreaterThan(before);
+});
+
+test.describe("a bot", () => {
+  test.use({ userAgent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" });
+
+  test("is answered but not counted", async ({ page }) => {
+    const campaign = campaignOf("e2e-bot");
+    const viewed = visitAnswered(page);
+    await page.goto(`/?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`);
+    expect((await viewed).status()).toBe(204);
+    expect(campaignTraffic(campaign)).toEqual({});
+  });
+});
+
+test.describe("Do Not Track", () => {
+  test.use({ extraHTTPHeaders: { DNT: "1" } });
+
+  test("counts the page view, without a visitor", async ({ page }) => {
+    const campaign = campaignOf("e2e-dnt");
+    const viewed = visitAnswered(page);
+    await page.goto(`/?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`);
+    await viewed;
+    await expect.poll(() => campaignTraffic(campaign)).toEqual({ view: { events: 1, visitors: 0 } });
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a page view is counted by the <noscript> image, with its campaign", async ({ page, context }) => {
+    const campaign = campaignOf("e2e-nojs");
+    const viewed = visitAnswered(page);
+    await page.goto(`/careers?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`);
+    expect((await viewed).status()).toBe(200);
+    await expect.poll(() => campaignTraffic(campaign)).toEqual({ view: { events: 1, visitors: 1 } });
+    expect(await context.cookies()).toEqual([]);
+  });
+});
