@@ -149,6 +149,26 @@ describe("two servers on one database", () => {
     expect(await database.waitlistEntry.count({ where: { emailNormalized: email } })).toBe(1);
   });
 
+  it("count visits exactly: every view once, each visitor once a day, however the beacons are split between them", async () => {
+    printFaultsOnFailure();
+    const campaign = `instances-${process.pid}`;
+    const beacon = (server: SiteServer, address: string, page: string) =>
+      fetch(`${server.url}/api/visit`, {
+        method: "POST",
+        headers: { "content-type": "text/plain;charset=UTF-8", "x-forwarded-for": address, "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36", origin: server.url },
+        body: JSON.stringify({ type: "view", page, utm_source: "instances", utm_campaign: campaign }),
+      }).then((response) => response.status);
+    // 40 visitors (different /24 networks), 5 views each, all at once, alternating between the servers.
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => beacon(i % 2 ? b : a, `10.${Math.floor(i / 5) % 40}.7.${1 + (i % 5)}`, i % 3 ? "/" : "/about")),
+    );
+    expect(statuses.every((status) => status === 204), JSON.stringify(statuses.filter((status) => status !== 204))).toBe(true);
+    const rows = await database.trafficDay.findMany({ where: { step: "view", dimension: "campaign", value: JSON.stringify(["instances", "none", campaign]) } });
+    expect(rows.map((row) => [row.events, row.visitors])).toEqual([[200, 40]]);
+    // One salt for the day, made once for both.
+    expect(await database.visitSalt.count()).toBe(1);
+  });
+
   it("deliver every notification exactly once after one of them is killed with deliveries pending", async () => {
     receiver.refuse();
     await database.outboxMessage.updateMany({ data: { status: "delivered" } }); // earlier tests' rows are not this test's
