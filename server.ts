@@ -37,6 +37,8 @@ import { configuredKinds, deliveriesAtStart, getDeliveryWorker } from "./lib/wai
 import { startOverdueWatch } from "./lib/follow-up/overdue-watch";
 import { startRetentionSweep } from "./lib/waitlist/retention";
 import { startVisitSweep } from "./lib/analytics/sweep";
+import { visitHandler } from "./lib/analytics/site";
+import { VISIT_PATH } from "./lib/content/paths";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
 import { isForeignPagePost } from "./lib/security/origin";
 import { perRequestPageHeaders, securityHeaders } from "./lib/security/headers";
@@ -183,8 +185,38 @@ function refuseTooLarge(response: ServerResponse, requestId: string, fields: Rec
   answerAtOnce(response, 413, "That request is too large.");
 }
 
+/**
+ * A page's visit beacon (POST) and the <noscript> image (GET) go straight to the visit handler,
+ * not through Next: Next's routing alone costs about as much as a whole sign-up, and the beacon
+ * must take at least twice the sign-up rate (docs/analytics.md, bench:visits). app/api/visit is
+ * the same handler for any other way the app is served.
+ */
+async function serveVisit(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  const fetchRequest = new Request(`http://${request.headers.host ?? "localhost"}${request.url ?? VISIT_PATH}`, {
+    method: request.method,
+    headers,
+    ...(request.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
+  });
+  const answer = request.method === "POST" ? await visitHandler().post(fetchRequest) : await visitHandler().pixel(fetchRequest);
+  response.statusCode = answer.status;
+  answer.headers.forEach((value, name) => response.setHeader(name, value));
+  response.end(Buffer.from(await answer.arrayBuffer()));
+}
+
 /** Next's handler, with a per-request page policy where the page needs one. */
 function handOver(request: IncomingMessage, response: ServerResponse, pathname: string, requestId: string): void {
+  if (pathname === VISIT_PATH && (request.method === "POST" || request.method === "GET")) {
+    serveVisit(request, response).catch((error: unknown) => {
+      log.error({ fault: "unexpected", request_id: requestId, ...errorFields(error) }, "visit handler failed");
+      if (!response.headersSent) answerAtOnce(response, 500, "Something went wrong on our side.");
+      else response.destroy();
+    });
+    return;
+  }
   // Pages rendered per request get a policy with a nonce of their own (Next reads it from the request's policy).
   const perRequestPage = dev ? undefined : perRequestPageHeaders(pathname);
   if (perRequestPage) {
@@ -268,6 +300,8 @@ async function shutDown(signal: string): Promise<void> {
   stopRetentionSweep();
   stopVisitSweep();
   stopBackups();
+  // Beacons are answered before they are written: what is queued is written before the database closes.
+  await visitHandler().drain().catch((error: unknown) => log.error({ fault: "visit_not_counted", ...errorFields(error) }, "queued visits could not be written"));
   // Each step goes on to the next if it fails (the database may be what is broken).
   await deliveries.stop(DELIVERIES_GRACE_MS).catch((error: unknown) => log.error({ fault: "delivery_worker", ...errorFields(error) }, "handing back deliveries failed"));
   await closeDatabase().catch((error: unknown) => log.error({ fault: "database_unavailable", ...errorFields(error) }, "closing the database failed"));

@@ -30,8 +30,11 @@ const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 const TODAY = new Date();
 const DAY = TODAY.toISOString().slice(0, 10);
 
+/** The real handler; each answer is returned once what it accepted is written (beacons are answered first, handler.ts). */
 function handler(cap = 2_000, now = () => TODAY) {
-  return createVisitHandler({ siteUrl: SITE, counter: new VisitCounter({ database: getDatabase, capPerAddress: cap }), salt: new DailySalt(getDatabase), now });
+  const visits = createVisitHandler({ siteUrl: SITE, counter: new VisitCounter({ database: getDatabase, capPerAddress: cap }), salt: new DailySalt(getDatabase), now });
+  const settled = async (answer: Response) => (await visits.drain(), answer);
+  return { post: async (request: Request) => settled(await visits.post(request)), pixel: async (request: Request) => settled(await visits.pixel(request)) };
 }
 
 type Beacon = { address?: string; userAgent?: string; headers?: Record<string, string> };

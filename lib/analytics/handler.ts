@@ -2,8 +2,12 @@
  * POST /api/visit (a page's beacon) and GET /api/visit (the no-JavaScript pixel): from a
  * request to what is counted (record.ts). The pipeline: another site's page -> 403; a body
  * over 1 KiB -> 413; not an event -> 400; a bot, a page we do not count, or an address over
- * the day's cap -> 204, nothing counted; a database that cannot take it now -> 503 with
- * Retry-After. The address and the user agent are used for the hash and forgotten.
+ * the day's cap -> 204, nothing counted; otherwise 204 at once, and the event is counted in
+ * the next batch (record.ts). A beacon's answer is read by nobody (the page may be gone), and
+ * waiting for the write would tie the endpoint's rate to the database's latency rather than
+ * its throughput (bench:visits); a batch that cannot be written is logged (visit_not_counted),
+ * and a graceful shutdown waits for what is queued (drain). The address and the user agent
+ * are used for the hash and forgotten.
  */
 import "server-only";
 import { isbot } from "isbot";
@@ -109,7 +113,9 @@ export function createVisitHandler(options: VisitHandlerOptions) {
       ...(event.type === "view" ? { referrer } : {}),
       ...(event.type === "vital" ? { vital: { metric: event.metric, device: deviceOf(userAgent), bucket: bucketOf(event.metric, event.value) } } : {}),
     };
-    await options.counter.count(counting, Date.now() + DEADLINE_MS);
+    options.counter.count(counting, Date.now() + DEADLINE_MS).catch((error: unknown) => {
+      log.warn({ fault: "visit_not_counted", temporary: error instanceof NotWritten || isTemporary(error), ...errorFields(error) }, "a visit could not be counted");
+    });
   }
 
   /** The answer to a failure while counting: 503 for a temporary one (nothing counted), else logged and 500. */
@@ -186,7 +192,10 @@ export function createVisitHandler(options: VisitHandlerOptions) {
     }
   }
 
-  return { post, pixel, countStep };
+  /** Resolves once every event accepted so far is written (or failed and logged): for a graceful shutdown, and for tests. */
+  const drain = () => options.counter.drain();
+
+  return { post, pixel, countStep, drain };
 }
 
 export type VisitHandler = ReturnType<typeof createVisitHandler>;
