@@ -6,19 +6,41 @@ import { ConsoleFigure } from "./console-frame";
 const number = (n: number) => n.toLocaleString("en-US");
 const percentText = (value: number | null) => (value === null ? "–" : `${value.toFixed(1)}%`);
 
-/** The site's funnel as a row of figures, each with its share of the step before. */
+/** What each figure's note compares it with: the step it follows from (the later steps are shares of the sign-ups). */
+const SHARE_OF: Partial<Record<FunnelStep, { of: FunnelStep; words: string }>> = {
+  opened: { of: "visitors", words: "of visitors" },
+  submitted: { of: "opened", words: "of those who opened it" },
+  stored: { of: "visitors", words: "of visitors" },
+  confirmed: { of: "stored", words: "of sign-ups" },
+  contacted48h: { of: "stored", words: "of sign-ups" },
+  invited: { of: "stored", words: "of sign-ups" },
+};
+
+/** The site's funnel as a row of figures, each with its share of what it follows from. */
 export function FunnelFigures({ funnel, pageViews }: { funnel: Funnel; pageViews: number }) {
   const steps = Object.keys(FUNNEL_STEPS) as FunnelStep[];
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 xl:grid-cols-7">
-      {steps.map((step, i) => {
-        const before = i === 0 ? null : funnel[steps[i - 1]!];
-        const note = i === 0 ? `${number(pageViews)} page views` : before ? `${((funnel[step] / before) * 100).toFixed(0)}% of the step before` : "–";
+      {steps.map((step) => {
+        const share = SHARE_OF[step];
+        const base = share ? funnel[share.of] : 0;
+        const note = !share ? `${number(pageViews)} page views` : base > 0 ? `${((funnel[step] / base) * 100).toFixed(1)}% ${share.words}` : "–";
         return <ConsoleFigure key={step} label={FUNNEL_STEPS[step]} value={number(funnel[step])} note={note} />;
       })}
     </dl>
   );
 }
+
+/** The tables' column headings: short, so seven figures fit beside the label. */
+const SHORT_TITLES: Record<FunnelStep, string> = {
+  visitors: "Visitors",
+  opened: "Opened",
+  submitted: "Sent",
+  stored: "Signed up",
+  confirmed: "Confirmed",
+  contacted48h: "Contacted ≤ 48 h",
+  invited: "Invited",
+};
 
 export type SortKey = FunnelStep | "conversion" | "label";
 export const SORT_KEYS: readonly SortKey[] = ["label", ...(Object.keys(FUNNEL_STEPS) as FunnelStep[]), "conversion"];
@@ -30,8 +52,6 @@ export function sortRows<Row extends Funnel>(rows: Row[], key: SortKey, descendi
   return descending ? sorted.reverse() : sorted;
 }
 
-type Column<Row> = { title: string; cell: (row: Row) => ReactNode };
-
 /**
  * A funnel per row (a campaign, a page), its column headings links that sort by that column
  * (`sortHref`; a second click turns the order round), the order told to assistive technology
@@ -39,26 +59,28 @@ type Column<Row> = { title: string; cell: (row: Row) => ReactNode };
  */
 export function FunnelTable<Row extends Funnel>({
   caption,
-  labels,
+  labelTitle,
+  label,
   rows,
   rowKey,
   sort,
   sortHref,
 }: {
   caption: string;
-  labels: Column<Row>[];
+  labelTitle: string;
+  label: (row: Row) => ReactNode;
   rows: Row[];
   rowKey: (row: Row) => string;
   sort?: { key: SortKey; descending: boolean };
   sortHref?: (key: SortKey, descending: boolean) => string;
 }) {
   const steps = Object.keys(FUNNEL_STEPS) as FunnelStep[];
-  const heading = (key: SortKey, title: string, alignRight: boolean) => {
+  const heading = (key: SortKey, title: string, fullTitle: string) => {
     const active = sort?.key === key;
     // Numbers start most first, labels A to Z; the active column's next click turns it round.
     const nextDescending = active ? !sort.descending : key !== "label";
     return (
-      <th key={`${key}-${title}`} scope="col" aria-sort={active ? (sort.descending ? "descending" : "ascending") : undefined} className={`px-2 py-2 font-medium whitespace-nowrap ${alignRight ? "text-right" : "text-left"}`}>
+      <th key={key} scope="col" title={fullTitle} aria-sort={active ? (sort.descending ? "descending" : "ascending") : undefined} className={`px-2 py-2 font-medium whitespace-nowrap ${key === "label" ? "text-left" : "text-right"}`}>
         {sortHref ? (
           <a href={sortHref(key, nextDescending)} className="hover:underline">
             {title}
@@ -75,26 +97,18 @@ export function FunnelTable<Row extends Funnel>({
       <table className="w-full text-sm tabular-nums">
         <caption className="sr-only">{caption}</caption>
         <thead>
-          <tr className="text-slate-600">
-            {labels.map((column, i) => (i === 0 ? heading("label", column.title, false) : <th key={column.title} scope="col" className="px-2 py-2 text-left font-medium whitespace-nowrap">{column.title}</th>))}
-            {steps.map((step) => heading(step, FUNNEL_STEPS[step], true))}
-            {heading("conversion", "Visitors → sign-up", true)}
+          <tr className="align-bottom text-slate-600">
+            {heading("label", labelTitle, labelTitle)}
+            {steps.map((step) => heading(step, SHORT_TITLES[step], FUNNEL_STEPS[step]))}
+            {heading("conversion", "Sign-up rate", "Signed up, of visitors")}
           </tr>
         </thead>
         <tbody>
           {rows.map((row) => (
             <tr key={rowKey(row)} className="border-t border-slate-100">
-              {labels.map((column, i) =>
-                i === 0 ? (
-                  <th key={column.title} scope="row" className="max-w-56 truncate px-2 py-2 text-left font-medium text-slate-800">
-                    {column.cell(row)}
-                  </th>
-                ) : (
-                  <td key={column.title} className="max-w-40 truncate px-2 py-2 text-slate-700">
-                    {column.cell(row)}
-                  </td>
-                ),
-              )}
+              <th scope="row" className="max-w-48 min-w-36 px-2 py-2 text-left font-medium break-words text-slate-800">
+                {label(row)}
+              </th>
               {steps.map((step) => (
                 <td key={step} className="px-2 py-2 text-right">
                   {number(row[step])}

@@ -2,7 +2,7 @@
  * Screenshots of the operator console at phone and desktop widths.
  *
  *   npm run waitlist -- operators add shots@fieldcrew.test     (prints an enrolment link)
- *   npx tsx e2e/tools/console-screenshots.ts <enrolment link>
+ *   npx tsx e2e/tools/console-screenshots.ts <enrolment link> [page name ...]
  *
  * Enrols a passkey on a virtual authenticator from the link, then visits each
  * console page (the list's first entry for the entry page). The server must be
@@ -46,6 +46,8 @@ try {
     ["queue-mine", "/operator?assignee=me"],
     ["overview", "/operator/overview"],
     ["overview-90-campaign", "/operator/overview?days=90&split=campaign"],
+    ["campaigns", "/operator/campaigns"],
+    ["campaigns-sorted", "/operator/campaigns?sort=conversion&dir=desc"],
     ["invitation", "/operator/invitation"],
     ["entries", "/operator/entries"],
     ["entries-filtered", "/operator/entries?type=hvac&confirmed=no&q=heating"],
@@ -57,9 +59,12 @@ try {
     ["confirm", "/operator/confirm?return=%2Foperator%2Faccount"],
     ["not-allowed", "/operator/not-allowed?need=export"],
   ];
+  // Names after the link: only those pages (e.g. "overview campaigns").
+  const only = process.argv.slice(3);
+  const chosen = only.length > 0 ? pages.filter(([name]) => only.includes(name)) : pages;
   for (const [device, width] of Object.entries(widths)) {
     await page.setViewportSize({ width, height: device === "phone" ? 844 : 900 });
-    for (const [name, path] of pages) {
+    for (const [name, path] of chosen) {
       await page.goto(base + path);
       await shoot(page, `${name}-${device}`);
     }

@@ -18,7 +18,7 @@ function query(range: DayRange, extra: Record<string, string> = {}): string {
   return new URLSearchParams({ from: range.from, to: range.to, ...extra }).toString();
 }
 
-const campaignLabel = (row: CampaignFunnel) => `${row.source} ${row.medium} ${row.campaign}`;
+const campaignLabel = (row: CampaignFunnel) => `${row.campaign} ${row.source} ${row.medium}`;
 
 export default async function CampaignsPage({ searchParams }: Props) {
   const operator = await requireOperator();
@@ -81,18 +81,22 @@ export default async function CampaignsPage({ searchParams }: Props) {
 
       <ConsoleSection id="campaigns" title="By campaign" className="mt-8">
         <p className="mt-1 text-sm text-slate-600">
-          utm_source, utm_medium and utm_campaign of the link a visit landed with; &ldquo;direct&rdquo; and &ldquo;none&rdquo; where it had none. Select a heading to sort by it.
+          The utm_campaign of the link a visit landed with, and under it its utm_source · utm_medium (&ldquo;none&rdquo; and &ldquo;direct&rdquo; where it had none). Select a heading to sort by it; hover it for its full name.
         </p>
         {campaigns.length === 0 ? (
           <p className="mt-4 text-slate-600">No visits or sign-ups in this range.</p>
         ) : (
           <FunnelTable
             caption={`The funnel of each campaign, ${range.from} to ${range.to}`}
-            labels={[
-              { title: "Source", cell: (row) => row.source },
-              { title: "Medium", cell: (row) => row.medium },
-              { title: "Campaign", cell: (row) => row.campaign },
-            ]}
+            labelTitle="Campaign"
+            label={(row) => (
+              <>
+                {row.campaign}
+                <span className="block text-xs font-normal text-slate-500">
+                  {row.source} · {row.medium}
+                </span>
+              </>
+            )}
             rows={sortRows(campaigns, sortKey, descending, campaignLabel)}
             rowKey={campaignLabel}
             sort={{ key: sortKey, descending }}
@@ -101,17 +105,16 @@ export default async function CampaignsPage({ searchParams }: Props) {
         )}
       </ConsoleSection>
 
-      <div className="mt-8 grid gap-6 lg:grid-cols-3">
-        <ConsoleSection id="pages" title="By page" className="min-w-0 lg:col-span-2">
+      <ConsoleSection id="pages" title="By page" className="mt-8">
           <p className="mt-1 text-sm text-slate-600">Where the form was opened and sent, and the page a sign-up came from.</p>
           {pages.length === 0 ? (
             <p className="mt-4 text-slate-600">No visits or sign-ups in this range.</p>
           ) : (
-            <FunnelTable caption={`The funnel of each page, ${range.from} to ${range.to}`} labels={[{ title: "Page", cell: (row) => pageLabel(row.page) }]} rows={pages} rowKey={(row) => row.page} />
+            <FunnelTable caption={`The funnel of each page, ${range.from} to ${range.to}`} labelTitle="Page" label={(row) => pageLabel(row.page)} rows={pages} rowKey={(row) => row.page} />
           )}
-        </ConsoleSection>
+      </ConsoleSection>
 
-        <ConsoleSection id="referrers" title="Referring sites" className="min-w-0">
+      <ConsoleSection id="referrers" title="Referring sites" className="mt-8 max-w-xl">
           {sites.length === 0 ? (
             <p className="mt-3 text-sm text-slate-600">No visits in this range.</p>
           ) : (
@@ -144,8 +147,7 @@ export default async function CampaignsPage({ searchParams }: Props) {
             </table>
           )}
           <p className="mt-3 text-xs text-slate-500">Only the site&apos;s name is kept, never the page or link.</p>
-        </ConsoleSection>
-      </div>
+      </ConsoleSection>
     </ConsoleFrame>
   );
 }

@@ -48,7 +48,7 @@ export default async function OverviewPage({ searchParams }: Props) {
 
       <ConsoleSection id="funnel" title="From a visit to an invitation, last 28 days" className="mt-8">
         <p className="mt-1 mb-4 text-sm text-slate-600">
-          Visitors are counted without cookies, once a day each (docs/analytics.md).{" "}
+          Visitors are counted without cookies, once a day each.{" "}
           <a href="/operator/campaigns" className="font-medium underline underline-offset-2">
             Per campaign and page
           </a>
