@@ -4,9 +4,12 @@
  * the browser; a bot not counted; Do Not Track counted without a visitor; a visit without
  * JavaScript counted; no cookie set, and nothing in the database that names the visitor.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { parse } from "csv-parse/sync";
 import { withTestDatabase } from "./support/database";
 import { confirmationEmailTo, entryLinkPath } from "./support/mail";
+import { enrolNewOperator } from "./support/operator";
 import { expect, test } from "./support/test";
 import { answerFor, fillSignup, openFromHeader, uniqueVisitor } from "./support/waitlist";
 
@@ -122,4 +125,34 @@ test.describe("without JavaScript", () => {
     await expect.poll(() => campaignTraffic(campaign)).toEqual({ view: { events: 1, visitors: 1 } });
     expect(await context.cookies()).toEqual([]);
   });
+});
+
+test("the Campaigns page shows a campaign's funnel to a member, sorts it without a script's help, and downloads it", async ({ page, browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const campaign = campaignOf("e2e-console");
+  const visit = await browser.newPage({ baseURL });
+  const viewed = visitAnswered(visit);
+  await visit.goto(`/careers?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`);
+  await viewed;
+  await visit.close();
+  await expect.poll(() => campaignTraffic(campaign)).toEqual({ view: { events: 1, visitors: 1 } });
+
+  await enrolNewOperator(page, "campaigns", baseURL!, "member");
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Campaigns" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Campaigns" })).toBeVisible();
+  const table = page.getByRole("table", { name: /The funnel of each campaign/ });
+  const row = table.getByRole("row").filter({ hasText: campaign });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole("cell").first()).toHaveText("1");
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+  // Sorting is a plain link: the heading says how the table is sorted.
+  await table.getByRole("link", { name: "Sign-up rate" }).click();
+  await expect(table.getByRole("columnheader", { name: "Sign-up rate" })).toHaveAttribute("aria-sort", "descending");
+  await table.getByRole("link", { name: /Sign-up rate/ }).click();
+  await expect(table.getByRole("columnheader", { name: /Sign-up rate/ })).toHaveAttribute("aria-sort", "ascending");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
+  const rows = parse(await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks)), { columns: true }) as Record<string, string>[];
+  expect(rows.find((record) => record.campaign === campaign)).toMatchObject({ breakdown: "campaign", source: "newsletter", medium: "email", visitors: "1", signed_up: "0" });
 });

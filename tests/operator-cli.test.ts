@@ -12,6 +12,10 @@ import { getDatabase } from "@/lib/db";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { removeEntry } from "@/lib/waitlist/visitor-entry";
+import { createVisitHandler } from "@/lib/analytics/handler";
+import { VisitCounter } from "@/lib/analytics/record";
+import { DailySalt } from "@/lib/analytics/visitor";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/security/client-address";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
 import { validSignup } from "./support/requests";
 
@@ -180,6 +184,39 @@ describe("npm run waitlist -- stats", () => {
     expect(days.find((line) => line.startsWith(twoDaysAgo))).toMatch(/\s1\s+█+$/);
     // The sign-up 45 days ago counts in the total, not in the last 30 days.
     expect(days.reduce((sum, line) => sum + Number(line.split(/\s+/)[1]), 0)).toBe(3);
+  });
+});
+
+describe("npm run waitlist -- stats: the funnel", () => {
+  it("prints the site's funnel, per campaign and per page, over the range asked for", async () => {
+    const site = "http://localhost:3000";
+    const visits = createVisitHandler({ siteUrl: site, counter: new VisitCounter({ database: getDatabase, capPerAddress: 100 }), salt: new DailySalt(getDatabase) });
+    const beacon = (body: object, address: string) =>
+      visits.post(
+        new Request(`${site}/api/visit`, {
+          method: "POST",
+          headers: { "content-type": "text/plain", origin: site, "user-agent": "Mozilla/5.0 Chrome/131.0 Safari/537.36", [CLIENT_ADDRESS_HEADER]: address },
+          body: JSON.stringify(body),
+        }),
+      );
+    const campaign = { utm_source: "newsletter", utm_medium: "email", utm_campaign: "launch-week" };
+    for (const address of ["203.0.113.1", "198.51.100.1", "192.0.2.1", "192.0.2.200"]) await beacon({ type: "view", page: "/about", ...campaign }, address);
+    await beacon({ type: "open", page: "/about", ...campaign }, "203.0.113.1");
+    await visits.drain();
+    await seed({ source_page: "/about", utm_source: "newsletter", utm_medium: "email", utm_campaign: "launch-week", daysAgo: 0 });
+    const today = new Date().toISOString().slice(0, 10);
+
+    const { status, stdout } = waitlist(["stats", "--from", today, "--to", today]);
+    expect(status).toBe(0);
+    expect(stdout).toContain(`Visits and the funnel, ${today} to ${today}`);
+    expect(stdout).toContain("Page views: 4");
+    // 192.0.2.1 and 192.0.2.200 are one /24 with one browser: three visitors of the day.
+    expect(stdout).toMatch(/launch-week\s+3\s+1\s+0\s+1\s+0\s+0\s+0\s+33\.3%/);
+    expect(stdout).toMatch(/\/about\s+3\s+1\s+0\s+1\s+0\s+0\s+0\s+33\.3%/);
+
+    const bad = waitlist(["stats", "--from", "last week"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--from must be a day such as 2026-11-01");
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { handleAccount, handleExport, handleRedeliver, handleRemove } from "@/lib/operator/console-routes";
+import { handleAccount, handleCampaignsCsv, handleExport, handleRedeliver, handleRemove } from "@/lib/operator/console-routes";
 import { COOKIE_PREFIX, getAuth } from "@/lib/auth/auth";
 import { createInvitation } from "@/lib/auth/invitations";
 import { createAuthRoute } from "@/lib/auth/routes";
@@ -196,6 +196,28 @@ describe("roles and fresh sign-in on the console's routes", () => {
     expect((await handleExport(consoleRequest("/api/operator/export?format=csv", admin.cookie))).status).toBe(200);
     expect((await handleRemove(consoleRequest(`/api/operator/entries/${id}/remove`, admin.cookie, "POST"), String(id))).status).toBe(303);
     expect(await getDatabase().waitlistEntry.count({ where: { id } })).toBe(0);
+  });
+});
+
+describe("the campaigns' figures", () => {
+  it("are downloaded by any signed-in operator, a member too; without a session, nothing is read", async () => {
+    await signUp();
+    const today = new Date().toISOString().slice(0, 10);
+    const path = `/api/operator/campaigns?from=${today}&to=${today}`;
+    const signedOut = await handleCampaignsCsv(new Request(`${SITE}${path}`));
+    expect(signedOut.status).toBe(401);
+    expect(await signedOut.text()).not.toContain("direct");
+    const forged = await handleCampaignsCsv(consoleRequest(path, `${COOKIE_PREFIX}.session_token=forged.token`));
+    expect(forged.status).toBe(401);
+
+    const member = await signedInOperator("member@fieldcrew.app", "Member", { role: "member", signedInWith: "email link" });
+    const download = await handleCampaignsCsv(consoleRequest(path, member.cookie));
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(download.headers.get("content-disposition")).toBe(`attachment; filename="fieldcrew-campaigns-${today}-to-${today}.csv"`);
+    expect(download.headers.get("cache-control")).toBe("no-store");
+    const lines = (await download.text()).split("\r\n");
+    expect(lines[1]).toBe(`campaign,direct,none,none,,0,0,0,1,0,0,0,,${today},${today}`);
   });
 });
 
