@@ -37,6 +37,7 @@ import { configuredKinds, deliveriesAtStart, getDeliveryWorker } from "./lib/wai
 import { startOverdueWatch } from "./lib/follow-up/overdue-watch";
 import { startRetentionSweep } from "./lib/waitlist/retention";
 import { startVisitSweep } from "./lib/analytics/sweep";
+import { startSearchIndexer } from "./lib/operator/search-index";
 import { visitHandler } from "./lib/analytics/site";
 import { VISIT_PATH } from "./lib/content/paths";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
@@ -250,6 +251,7 @@ const deliveries = getDeliveryWorker();
 let stopOverdueWatch = () => {};
 let stopRetentionSweep = () => {};
 let stopVisitSweep = () => {};
+let stopSearchIndexer = () => {};
 let stopBackups = () => {};
 
 server.listen(port, hostname, () => {
@@ -263,6 +265,7 @@ server.listen(port, hostname, () => {
   stopOverdueWatch = startOverdueWatch({ deliveries: configuredKinds(env), deliverSoon: () => deliveries.deliverSoon() });
   stopRetentionSweep = startRetentionSweep(env.WAITLIST_RETENTION_DAYS);
   stopVisitSweep = startVisitSweep(env.WAITLIST_RETENTION_DAYS);
+  stopSearchIndexer = startSearchIndexer();
   const database = databaseSettings(env);
   if (env.WAITLIST_BACKUP_DIR && database.file) {
     const schedule = { dir: path.resolve(env.WAITLIST_BACKUP_DIR), intervalMinutes: env.WAITLIST_BACKUP_INTERVAL_MINUTES, keep: env.WAITLIST_BACKUP_KEEP, databaseFile: database.file };
@@ -299,6 +302,7 @@ async function shutDown(signal: string): Promise<void> {
   stopOverdueWatch();
   stopRetentionSweep();
   stopVisitSweep();
+  stopSearchIndexer();
   stopBackups();
   // Beacons are answered before they are written: what is queued is written before the database closes.
   await visitHandler().drain().catch((error: unknown) => log.error({ fault: "visit_not_counted", ...errorFields(error) }, "queued visits could not be written"));

@@ -16,6 +16,7 @@ import { faker } from "@faker-js/faker";
 import nextEnv from "@next/env";
 import { createDatabase, Prisma } from "../lib/db";
 import { databaseSettings, parseEnv } from "../lib/env";
+import { indexAllEntries } from "../lib/operator/search-index";
 import { timestamp } from "../lib/waitlist/store";
 import { normalizeEmail } from "../lib/waitlist/schema";
 import type { BusinessType, CompanySize } from "../lib/waitlist/options";
@@ -175,6 +176,8 @@ try {
     await database.$executeRaw`INSERT INTO waitlist_entries (${columns}) SELECT ${select} FROM json_each(${JSON.stringify(rows)})`;
     if ((start / BATCH) % 20 === 19) process.stderr.write(`  ${start + rows.length} of ${total}\n`);
   }
+  // The console's search index, as the running site would fill it behind the sign-ups.
+  await indexAllEntries(database);
   console.log(`Added ${total} made-up sign-ups over ${months} months in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 } finally {
   await database.$disconnect();

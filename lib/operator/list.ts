@@ -3,7 +3,8 @@
  * and the same filtered rows streamed as a download. Built for a list of a million
  * rows (bench/operator.ts): every page walks the created_at index from a cursor,
  * and search goes through the trigram index waitlist_search (migration
- * 20261123140000_operator_console), never a scan of every row's text.
+ * 20261123140000_operator_console), never a scan of every row's text; the few entries newer
+ * than the index (it is filled each second behind the sign-ups: search-index.ts) are read directly.
  */
 import "server-only";
 import { z } from "zod";
@@ -96,6 +97,16 @@ function ftsPhrase(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
+
+/**
+ * A search as a plain substring of the company, the contact or the email of `e`, ASCII letters in
+ * either case: instr() on lower() of both, not LIKE, whose % and _ are wildcards that Prisma's
+ * `contains` does not escape on SQLite (a search for "100%" matched every address holding "100").
+ */
+export function textMatches(search: string): Prisma.Sql {
+  return Prisma.sql`(instr(lower(e.company_name), lower(${search})) > 0 OR instr(lower(e.contact_name), lower(${search})) > 0 OR instr(lower(e.email), lower(${search})) > 0)`;
+}
+
 /** Every column of an operator's record, from waitlist_entries as `e`; read back with recordsOf. */
 export const RECORD_COLUMNS = Prisma.raw(["id", "created_at", ...SIGNUP_FIELD_NAMES, "confirmed_at", "duplicate_of"].map((c) => `e."${c}"`).join(", "));
 
@@ -141,11 +152,20 @@ async function selectRows(database: Database, query: ListQuery, direction: Direc
     where.push(indexed ? Prisma.sql`e.id ${comparison} ${id}` : Prisma.sql`(e.created_at, e.id) ${comparison} (${at}, ${id})`);
   }
   const order = Prisma.raw(newestFirst ? "DESC" : "ASC");
-  const rows = indexed
-    ? await database.$queryRaw<OperatorRecord[]>`
-        SELECT ${RECORD_COLUMNS} FROM waitlist_search s JOIN waitlist_entries e ON e.id = s.rowid
+  // A search: the index's matches, and the entries newer than the index (a second's worth at most)
+  // matched directly, merged in id order. Each side stops after `limit` rows.
+  const searched = () => {
+    const tail = [Prisma.sql`e.id > (SELECT indexed_up_to FROM waitlist_search_state)`, textMatches(query.q!)];
+    return database.$queryRaw<OperatorRecord[]>`
+      SELECT * FROM (SELECT ${RECORD_COLUMNS} FROM waitlist_entries e ${whereClause([...tail, ...where])} ORDER BY e.id ${order} LIMIT ${limit})
+      UNION ALL
+      SELECT * FROM (SELECT ${RECORD_COLUMNS} FROM waitlist_search s JOIN waitlist_entries e ON e.id = s.rowid
         ${whereClause([Prisma.sql`waitlist_search MATCH ${ftsPhrase(query.q!)}`, ...where])}
-        ORDER BY s.rowid ${order} LIMIT ${limit}`
+        ORDER BY s.rowid ${order} LIMIT ${limit})
+      ORDER BY id ${order} LIMIT ${limit}`;
+  };
+  const rows = indexed
+    ? await searched()
     : await database.$queryRaw<OperatorRecord[]>`
         SELECT ${RECORD_COLUMNS} FROM waitlist_entries e ${whereClause(where)}
         ORDER BY e.created_at ${order}, e.id ${order} LIMIT ${limit}`;

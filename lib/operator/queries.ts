@@ -5,7 +5,7 @@
 import "server-only";
 import { Prisma, type Database } from "../db";
 import { recordAction, type Actor } from "./audit";
-import { RECORD_COLUMNS, recordsOf, whereClause } from "./list";
+import { RECORD_COLUMNS, recordsOf, textMatches, whereClause } from "./list";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
 import { normalizeEmail } from "../waitlist/schema";
@@ -36,12 +36,7 @@ export type ListFilters = {
   confirmed?: boolean;
 };
 
-/**
- * The filters as SQL conditions on waitlist_entries `e`. The search is a plain substring of the
- * company, the contact or the email, ASCII letters in either case: instr() on lower() of both, not
- * LIKE, whose % and _ are wildcards that Prisma's `contains` does not escape on SQLite (a search for
- * "100%" matched every address holding "100").
- */
+/** The filters as SQL conditions on waitlist_entries `e` (the search: textMatches). */
 function conditionsOf(filters: ListFilters): Prisma.Sql[] {
   const { businessType, companySize, since, search, confirmed } = filters;
   const where: Prisma.Sql[] = [];
@@ -50,9 +45,7 @@ function conditionsOf(filters: ListFilters): Prisma.Sql[] {
   if (confirmed !== undefined) where.push(confirmed ? Prisma.sql`e.confirmed_at IS NOT NULL` : Prisma.sql`e.confirmed_at IS NULL`);
   // created_at is ISO 8601 text in UTC, so text order is time order.
   if (since) where.push(Prisma.sql`e.created_at >= ${timestamp(since)}`);
-  if (search) {
-    where.push(Prisma.sql`(instr(lower(e.company_name), lower(${search})) > 0 OR instr(lower(e.contact_name), lower(${search})) > 0 OR instr(lower(e.email), lower(${search})) > 0)`);
-  }
+  if (search) where.push(textMatches(search));
   return where;
 }
 

@@ -1,0 +1,82 @@
+/**
+ * The console's search index filled behind the sign-ups (lib/operator/search-index.ts), on a
+ * real SQLite file on both drivers: a search finds entries whether or not they are indexed yet,
+ * once each and newest first; removals and changes keep the index whole; the indexer catches
+ * up in passes and moves its mark with the rows it adds.
+ */
+import { describe, expect, it } from "vitest";
+import { getDatabase } from "@/lib/db";
+import { listPage, parseListQuery } from "@/lib/operator/list";
+import { indexAllEntries, indexNewEntries } from "@/lib/operator/search-index";
+import { waitlistSignupSchema } from "@/lib/waitlist/schema";
+import { addToWaitlist } from "@/lib/waitlist/store";
+import { validSignup } from "./fixtures/signup";
+import { setUpTestDatabase } from "./support/database";
+
+setUpTestDatabase();
+
+async function signUp(company: string, email: string): Promise<number> {
+  const result = await addToWaitlist(waitlistSignupSchema.parse(validSignup({ company_name: company, email })));
+  if (result.outcome !== "created") throw new Error(result.outcome);
+  return result.entry.id;
+}
+
+const search = async (q: string, limit = 50) => (await listPage(getDatabase(), parseListQuery(new URLSearchParams({ q })).query, limit)).entries.map((entry) => entry.id);
+const mark = async () => (await getDatabase().waitlistSearchState.findUniqueOrThrow({ where: { id: 1 } })).indexedUpTo;
+/**
+ * FTS5's own check: of the index itself, and once every entry is indexed (`againstEntries`), that it
+ * holds exactly what waitlist_entries says (a 'delete' of a row it never held would fail this).
+ */
+const indexIsWhole = (againstEntries = false) =>
+  getDatabase().$executeRawUnsafe(`INSERT INTO waitlist_search (waitlist_search, rank) VALUES ('integrity-check', ${againstEntries ? 1 : 0})`);
+
+describe("the search index behind the sign-ups", () => {
+  it("finds indexed and not yet indexed entries alike, once each, newest first, page by page", async () => {
+    const ids = [];
+    for (let i = 0; i < 3; i += 1) ids.push(await signUp(`Northwind Heating ${i}`, `old${i}@northwind.example`));
+    expect(await indexNewEntries(getDatabase())).toBe(3);
+    expect(await mark()).toBe(ids[2]);
+    for (let i = 3; i < 5; i += 1) ids.push(await signUp(`Northwind Heating ${i}`, `new${i}@northwind.example`));
+    await signUp("Contoso Plumbing", "someone@contoso.example");
+
+    expect(await search("northwind")).toEqual([...ids].reverse());
+    expect(await search("NORTHWIND heat")).toEqual([...ids].reverse());
+    // A page of two, then the next from its cursor: the newest two are not indexed, the next are.
+    const first = await listPage(getDatabase(), parseListQuery(new URLSearchParams({ q: "northwind" })).query, 2);
+    expect(first.entries.map((entry) => entry.id)).toEqual([ids[4], ids[3]]);
+    const second = await listPage(getDatabase(), parseListQuery(new URLSearchParams({ q: "northwind", after: first.older! })).query, 2);
+    expect(second.entries.map((entry) => entry.id)).toEqual([ids[2], ids[1]]);
+    // Characters that mean something to LIKE or FTS are plain text.
+    expect(await search("100%")).toEqual([]);
+  });
+
+  it("keeps the index whole through removals and changes, indexed or not", async () => {
+    const indexed = [await signUp("Fabrikam Electric", "a@fabrikam.example"), await signUp("Fabrikam Electric", "b@fabrikam.example")];
+    await indexAllEntries(getDatabase());
+    const fresh = [await signUp("Fabrikam Electric", "c@fabrikam.example"), await signUp("Fabrikam Electric", "d@fabrikam.example")];
+
+    await getDatabase().waitlistEntry.delete({ where: { id: indexed[0] } });
+    await getDatabase().waitlistEntry.delete({ where: { id: fresh[0] } });
+    await getDatabase().waitlistEntry.update({ where: { id: indexed[1] }, data: { companyName: "Tailspin Roofing" } });
+    await getDatabase().waitlistEntry.update({ where: { id: fresh[1] }, data: { companyName: "Tailspin Roofing" } });
+    await indexIsWhole();
+    expect(await search("fabrikam")).toEqual([fresh[1], indexed[1]]); // their emails still say fabrikam
+    expect(await search("tailspin")).toEqual([fresh[1], indexed[1]]);
+
+    expect(await indexAllEntries(getDatabase())).toBe(1);
+    await indexIsWhole(true);
+    expect(await search("tailspin")).toEqual([fresh[1], indexed[1]]);
+    expect(await indexNewEntries(getDatabase())).toBe(0);
+  });
+
+  it("works through a backlog in passes, its mark moving with each", async () => {
+    const rows = JSON.stringify(Array.from({ length: 4_500 }, (_, i) => [`Backlog Co ${i}`, `b${i}@backlog.example`]));
+    await getDatabase().$executeRaw`
+      INSERT INTO waitlist_entries (company_name, contact_name, email, email_normalized, phone, business_type, company_size, created_at)
+      SELECT value ->> 0, 'Pat', value ->> 1, value ->> 1, '555 0100', 'hvac', '1-5', '2026-11-25T10:00:00.000+00:00' FROM json_each(${rows})`;
+    expect(await indexNewEntries(getDatabase())).toBe(2_000);
+    expect(await indexAllEntries(getDatabase())).toBe(2_500);
+    await indexIsWhole(true);
+    expect((await search("backlog co 4499")).length).toBe(1);
+  });
+});
