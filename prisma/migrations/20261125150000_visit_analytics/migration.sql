@@ -1,5 +1,7 @@
 -- First-party, cookie-less visit counting and the funnel from a visit to an invitation
 -- (lib/analytics/; docs/analytics.md). Nothing here names a person, an address or a browser.
+-- And the console's search index filled behind the sign-ups instead of inside each one
+-- (lib/operator/search-index.ts; docs/performance.md).
 
 -- signup_days gains the page the sign-up was made on and its utm_medium (the funnel is shown per
 -- page and per campaign), and the funnel's later steps: contacted within 48 hours, invited.
@@ -7,6 +9,7 @@
 DROP TRIGGER "waitlist_entries_after_insert";
 DROP TRIGGER "waitlist_entries_after_delete";
 DROP TRIGGER "waitlist_entries_after_update_counted";
+DROP TRIGGER "waitlist_entries_after_update_searched";
 DROP TABLE "signup_days";
 
 CREATE TABLE "signup_days" (
@@ -24,8 +27,20 @@ CREATE TABLE "signup_days" (
     PRIMARY KEY ("day", "page", "source", "medium", "campaign")
 );
 
--- The key and the counted steps of one row of waitlist_entries, as every trigger below writes them.
--- (SQLite has no functions to share, so the expressions repeat; lib/analytics/funnel.ts names them.)
+-- The search index (waitlist_search, trigrams of names, company and email) is filled by
+-- lib/operator/search-index.ts, not by the insert: at a million rows its insert cost a sign-up
+-- 250-400 µs of the database's time, three quarters of the whole row (docs/performance.md). The
+-- index holds exactly the entries with id <= indexed_up_to; the console's search reads the few
+-- newer ones directly, so a search right after a sign-up still finds it. Everything there now is
+-- indexed (the old insert trigger did it).
+CREATE TABLE "waitlist_search_state" (
+    "id" INTEGER NOT NULL PRIMARY KEY CHECK ("id" = 1),
+    "indexed_up_to" INTEGER NOT NULL
+);
+INSERT INTO "waitlist_search_state" ("id", "indexed_up_to") SELECT 1, coalesce(max("id"), 0) FROM "waitlist_entries";
+
+-- The key and the counted steps of one row of waitlist_entries, as every trigger below writes them
+-- (SQLite has no functions to share, so the expressions repeat).
 CREATE TRIGGER "waitlist_entries_after_insert" AFTER INSERT ON "waitlist_entries" BEGIN
     INSERT INTO "signup_days" ("day", "page", "source", "medium", "campaign", "signups", "confirmed", "contacted_48h", "invited")
     VALUES (substr(NEW."created_at", 1, 10), coalesce(NEW."source_page", ''), coalesce(NEW."utm_source", 'direct'), coalesce(NEW."utm_medium", 'none'), coalesce(NEW."utm_campaign", 'none'), 1,
@@ -38,10 +53,10 @@ CREATE TRIGGER "waitlist_entries_after_insert" AFTER INSERT ON "waitlist_entries
     INSERT INTO "signup_segments" ("business_type", "company_size", "signups")
     VALUES (NEW."business_type", NEW."company_size", 1)
     ON CONFLICT ("business_type", "company_size") DO UPDATE SET "signups" = "signups" + 1;
-    INSERT INTO "waitlist_search" ("rowid", "contact_name", "company_name", "email")
-    VALUES (NEW."id", NEW."contact_name", NEW."company_name", NEW."email");
 END;
 
+-- A removal or a change takes the row out of the index only if it is in it (FTS5's 'delete' of
+-- a row it never held would damage the index).
 CREATE TRIGGER "waitlist_entries_after_delete" AFTER DELETE ON "waitlist_entries" BEGIN
     UPDATE "signup_days" SET "signups" = "signups" - 1, "confirmed" = "confirmed" - (OLD."confirmed_at" IS NOT NULL),
         "contacted_48h" = "contacted_48h" - coalesce((julianday(OLD."first_contacted_at") - julianday(OLD."created_at")) * 24 <= 48, 0),
@@ -51,7 +66,8 @@ CREATE TRIGGER "waitlist_entries_after_delete" AFTER DELETE ON "waitlist_entries
     UPDATE "signup_segments" SET "signups" = "signups" - 1
     WHERE "business_type" = OLD."business_type" AND "company_size" = OLD."company_size";
     INSERT INTO "waitlist_search" ("waitlist_search", "rowid", "contact_name", "company_name", "email")
-    VALUES ('delete', OLD."id", OLD."contact_name", OLD."company_name", OLD."email");
+    SELECT 'delete', OLD."id", OLD."contact_name", OLD."company_name", OLD."email"
+    WHERE OLD."id" <= (SELECT "indexed_up_to" FROM "waitlist_search_state");
 END;
 
 -- A confirmation, a first contact or an invitation (the usual updates), or a correction made in
@@ -75,6 +91,14 @@ CREATE TRIGGER "waitlist_entries_after_update_counted" AFTER UPDATE OF "created_
     INSERT INTO "signup_segments" ("business_type", "company_size", "signups")
     VALUES (NEW."business_type", NEW."company_size", 1)
     ON CONFLICT ("business_type", "company_size") DO UPDATE SET "signups" = "signups" + 1;
+END;
+
+CREATE TRIGGER "waitlist_entries_after_update_searched" AFTER UPDATE OF "contact_name", "company_name", "email" ON "waitlist_entries"
+WHEN OLD."id" <= (SELECT "indexed_up_to" FROM "waitlist_search_state") BEGIN
+    INSERT INTO "waitlist_search" ("waitlist_search", "rowid", "contact_name", "company_name", "email")
+    VALUES ('delete', OLD."id", OLD."contact_name", OLD."company_name", OLD."email");
+    INSERT INTO "waitlist_search" ("rowid", "contact_name", "company_name", "email")
+    VALUES (NEW."id", NEW."contact_name", NEW."company_name", NEW."email");
 END;
 
 -- The rows already there.
