@@ -125,6 +125,26 @@ test.describe("without JavaScript", () => {
     await expect.poll(() => campaignTraffic(campaign)).toEqual({ view: { events: 1, visitors: 1 } });
     expect(await context.cookies()).toEqual([]);
   });
+
+  test("the join page's form counts as sent, on the page and campaign the visitor came from, only once it passes its checks", async ({ page }) => {
+    const campaign = campaignOf("e2e-nojs-join");
+    await page.goto(`/about?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`);
+    await page.getByRole("region", { name: "Want to build it with us?" }).getByRole("link", { name: "Join the Waitlist" }).click();
+    await expect(page).toHaveURL(/\/join$/);
+    const form = page.getByRole("main");
+    const visitor = uniqueVisitor("nojs-funnel", "funnel.example.com");
+    await fillSignup(form, visitor);
+    await form.getByLabel("Security check").fill(String(Number(await answerFor(form)) + 1));
+    await form.getByRole("button", { name: "Secure My Spot" }).click();
+    await expect(form.getByLabel("Security check")).toHaveValue("");
+    await form.getByLabel("Security check").fill(await answerFor(form));
+    await form.getByRole("button", { name: "Secure My Spot" }).click();
+    await expect(form.getByRole("heading", { level: 1, name: "You're On The List!" })).toBeVisible();
+
+    // Without a script, only the landing page's image knows the campaign; the form carries it on.
+    await expect.poll(() => campaignTraffic(campaign)).toEqual({ view: { events: 1, visitors: 1 }, submit: { events: 1, visitors: 1 } });
+    expect(withTestDatabase((sqlite) => sqlite.prepare("SELECT page, signups FROM signup_days WHERE campaign = ?").all(campaign))).toEqual([{ page: "/about", signups: 1 }]);
+  });
 });
 
 test("the Campaigns page shows a campaign's funnel to a member, sorts it without a script's help, and downloads it", async ({ page, browser, baseURL }) => {

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db";
-import { createVisitHandler, referringSite } from "@/lib/analytics/handler";
+import { createVisitHandler, referrerOf } from "@/lib/analytics/handler";
 import { VisitCounter } from "@/lib/analytics/record";
 import { campaignFunnels, funnelCsv, pageFunnels, pageSpeed, rangeOf, referrers, siteFunnel } from "@/lib/analytics/report";
 import { forgetPastDays, removeExpiredVisitFigures } from "@/lib/analytics/sweep";
@@ -132,6 +132,8 @@ describe("counting visits", () => {
     expect(response.headers.get("set-cookie")).toBeNull();
     expect(await traffic("view", "page", "/careers")).toMatchObject({ events: 1, visitors: 1 });
     expect(await traffic("view", "campaign", JSON.stringify(["jobs-board", "none", "hiring"]))).toMatchObject({ events: 1 });
+    // The image's referrer is our own page, not where the visit came from: no referring site at all.
+    expect(await getDatabase().trafficDay.count({ where: { dimension: "referrer" } })).toBe(0);
   });
 
   it("stores no address, no user agent and no visitor hash past its day, and sets no cookie", async () => {
@@ -255,9 +257,10 @@ describe("retention of the day figures", () => {
 
   it("names a referring site by its host, and our own pages not at all", () => {
     const own = new Set([SITE]);
-    expect(referringSite("https://WWW.Bing.com/search?q=x", own)).toBe("bing.com");
-    expect(referringSite(`${SITE}/about`, own)).toBeUndefined();
-    expect(referringSite(undefined, own)).toBe("(direct)");
-    expect(referringSite("android-app://com.slack/", own)).toBe("android-app app");
+    expect(referrerOf("https://WWW.Bing.com/search?q=x", own)).toEqual({ site: "bing.com" });
+    expect(referrerOf(`${SITE}/about/`, own)).toEqual({ ownPage: "/about" });
+    expect(referrerOf(`${SITE}/waitlist/entry/some-key`, own)).toEqual({ ownPage: null });
+    expect(referrerOf(undefined, own)).toEqual({ site: "(direct)" });
+    expect(referrerOf("android-app://com.slack/", own)).toEqual({ site: "android-app app" });
   });
 });

@@ -11,8 +11,7 @@ import { METRICS } from "./vitals";
 export const MAX_VISIT_BODY_BYTES = 1024;
 
 /** The funnel's steps a page reports: a page view, the join dialog opened, the form sent. */
-export const STEPS = ["view", "open", "submit"] as const;
-export type Step = (typeof STEPS)[number];
+export type Step = "view" | "open" | "submit";
 
 const utm = z.string().trim().max(LIMITS.utm).optional();
 const page = z.string().max(LIMITS.sourcePage).startsWith("/");

@@ -21,6 +21,7 @@ import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-addres
 import { isForeignOrigin, ownOrigins, type RequestLike } from "../security/origin";
 import { MAX_VISIT_BODY_BYTES, visitEventSchema, type Step, type VisitEvent } from "./event";
 import { campaignKey, type Counting, type VisitCounter } from "./record";
+import { campaignIn } from "../waitlist/source";
 import { bucketOf } from "./vitals";
 import { addressHash, deviceOf, utcDay, visitorHash, type DailySalt } from "./visitor";
 
@@ -30,7 +31,7 @@ const COUNTED_PAGES: ReadonlySet<string> = new Set(Object.values(PAGES).map((pag
 /** A transparent 1×1 GIF: what the <noscript> image gets. */
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
-/** How long a beacon may wait for its turn to be written before it is answered 503. */
+/** How long an event may wait for its batch; past it, it is dropped unwritten (and logged). */
 const DEADLINE_MS = 2_000;
 
 export type VisitHandlerOptions = {
@@ -41,27 +42,29 @@ export type VisitHandlerOptions = {
 };
 
 /** The page's path as counted: without a trailing slash; null for a page we do not count. */
-export function countedPage(path: string): string | null {
+function countedPage(path: string): string | null {
   const page = path.length > 1 ? path.replace(/\/+$/, "") : path;
   return COUNTED_PAGES.has(page) ? page : null;
 }
 
-/** The referring site of a view: its host without "www." ("(direct)" for none); undefined when it is one of our own pages. */
-export function referringSite(referrer: string | undefined, own: ReadonlySet<string>): string | undefined {
-  if (!referrer) return "(direct)";
+/**
+ * Where a view came from: the referring site (its host without "www.", "(direct)" for none), or,
+ * for a move between our own pages, nothing as a site and the page it came from (when counted).
+ */
+export function referrerOf(referrer: string | undefined, own: ReadonlySet<string>): { site?: string; ownPage?: string | null } {
   let url: URL;
   try {
-    url = new URL(referrer);
+    url = new URL(referrer ?? "");
   } catch {
-    return "(direct)";
+    return { site: "(direct)" };
   }
-  if (own.has(url.origin.toLowerCase())) return undefined;
-  if (url.protocol !== "http:" && url.protocol !== "https:") return `${url.protocol.replace(":", "")} app`.slice(0, 100);
-  return url.hostname.toLowerCase().replace(/^www\./, "").slice(0, 100);
+  if (own.has(url.origin.toLowerCase())) return { ownPage: countedPage(url.pathname) };
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { site: `${url.protocol.replace(":", "")} app`.slice(0, 100) };
+  return { site: url.hostname.toLowerCase().replace(/^www\./, "").slice(0, 100) };
 }
 
 /** Do Not Track or Global Privacy Control: the visit is counted, the visitor is given no hash. */
-export function asksNotToBeTracked(headers: { get(name: string): string | null }): boolean {
+function asksNotToBeTracked(headers: { get(name: string): string | null }): boolean {
   return headers.get("dnt") === "1" || headers.get("sec-gpc") === "1";
 }
 
@@ -70,19 +73,12 @@ export function asksNotToBeTracked(headers: { get(name: string): string | null }
  * opened, counted on the page the visitor came from when that is one of ours (as the sign-up's
  * source_page is), else on /join.
  */
-function stepsOf(event: Exclude<VisitEvent, { type: "vital" }>, page: string, own: ReadonlySet<string>): { step: Step; page: string }[] {
+function stepsOf(event: Exclude<VisitEvent, { type: "vital" }>, page: string, cameFrom: string | null | undefined): { step: Step; page: string }[] {
   if (event.type !== "view") return [{ step: event.type, page }];
   if (page !== JOIN_PATH) return [{ step: "view", page }];
-  let from: string | null = null;
-  try {
-    const referrer = new URL(event.referrer ?? "");
-    if (own.has(referrer.origin.toLowerCase())) from = countedPage(referrer.pathname);
-  } catch {
-    // No referrer, or not a URL: opened on /join.
-  }
   return [
     { step: "view", page },
-    { step: "open", page: from ?? JOIN_PATH },
+    { step: "open", page: cameFrom ?? JOIN_PATH },
   ];
 }
 
@@ -92,8 +88,11 @@ export function createVisitHandler(options: VisitHandlerOptions) {
   const now = options.now ?? (() => new Date());
   const siteOrigin = new URL(options.siteUrl).origin;
 
-  /** Counts one event of a request that passed the checks (or counts nothing: a bot, a page we do not count). */
-  async function count(request: RequestLike, event: VisitEvent): Promise<void> {
+  /**
+   * Counts one event of a request that passed the checks (or counts nothing: a bot, a page we do
+   * not count). `referrerKnown`: false for the <noscript> image, whose referrer is our own page.
+   */
+  async function count(request: RequestLike, event: VisitEvent, referrerKnown = true): Promise<void> {
     const userAgent = request.headers.get("user-agent") ?? "";
     const page = countedPage(event.page);
     // Bots (a kept list: isbot) and pages we do not count: accepted, nothing counted.
@@ -101,16 +100,15 @@ export function createVisitHandler(options: VisitHandlerOptions) {
     const day = utcDay(now());
     const address = request.headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN_CLIENT;
     const salt = await options.salt.of(day);
-    const own = ownOrigins(request, siteOrigin);
-    const referrer = event.type === "view" ? referringSite(event.referrer, own) : undefined;
+    const cameFrom = event.type === "view" && referrerKnown ? referrerOf(event.referrer, ownOrigins(request, siteOrigin)) : {};
     const counting: Counting = {
       day,
       address: addressHash(salt, address),
       visitor: asksNotToBeTracked(request.headers) ? null : visitorHash(salt, address, userAgent),
       page,
-      steps: event.type === "vital" ? [] : stepsOf(event, page, own),
+      steps: event.type === "vital" ? [] : stepsOf(event, page, cameFrom.ownPage),
       campaign: event.type === "vital" ? campaignKey() : campaignKey(event.utm_source, event.utm_medium, event.utm_campaign),
-      ...(event.type === "view" ? { referrer } : {}),
+      ...(cameFrom.site !== undefined ? { referrer: cameFrom.site } : {}),
       ...(event.type === "vital" ? { vital: { metric: event.metric, device: deviceOf(userAgent), bucket: bucketOf(event.metric, event.value) } } : {}),
     };
     options.counter.count(counting, Date.now() + DEADLINE_MS).catch((error: unknown) => {
@@ -169,11 +167,10 @@ export function createVisitHandler(options: VisitHandlerOptions) {
     if (!page || !ownOrigins(request, siteOrigin).has(page.origin.toLowerCase())) {
       return problem(403, "foreign_origin", "Visits are counted from this site's own pages only.");
     }
-    const utm = (name: string) => page.searchParams.get(name)?.trim().slice(0, 200) || undefined;
-    const event: VisitEvent = { type: "view", page: page.pathname, utm_source: utm("utm_source"), utm_medium: utm("utm_medium"), utm_campaign: utm("utm_campaign") };
+    const event: VisitEvent = { type: "view", page: page.pathname, ...campaignIn(page.searchParams) };
     try {
       // No referring site: the browser named our page as the image's referrer, not the page's own.
-      await count(request, event);
+      await count(request, event, false);
       return gif();
     } catch (error) {
       return failed(error);

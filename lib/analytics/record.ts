@@ -13,8 +13,7 @@ import type { Device, Metric } from "./vitals";
 import { markOf } from "./visitor";
 
 /** The breakdowns each step is counted in; "site" has the one value "". */
-export const DIMENSIONS = ["site", "page", "campaign", "referrer"] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
+type Dimension = "site" | "page" | "campaign" | "referrer";
 
 /** One event, reduced to what is counted. Nothing in it names the visitor beyond the day. */
 export type Counting = {
@@ -46,8 +45,6 @@ export function campaignOfKey(key: string): { source: string; medium: string; ca
 
 type TrafficRow = { day: string; step: Step; dimension: Dimension; value: string; events: number; visitors: number };
 
-const asNumber = (value: unknown) => Number(value);
-
 /** The rows of traffic_days one event adds to, in order: site, page, campaign, referrer (views from another site or none). */
 function rowsOf(event: Counting): { step: Step; dimension: Dimension; value: string }[] {
   return event.steps.flatMap(({ step, page }) => [
@@ -77,7 +74,7 @@ async function writeBatch(database: Database, capPerAddress: number, batch: Coun
       // What each address may still add: the cap less what it had before this batch.
       const room = new Map(totals.map((row) => {
         const key = `${row.day}|${row.address}`;
-        return [key, Math.max(0, capPerAddress - (asNumber(row.events) - perAddress.get(key)!.events))];
+        return [key, Math.max(0, capPerAddress - (Number(row.events) - perAddress.get(key)!.events))];
       }));
       const counted = batch.map((event) => {
         const key = `${event.day}|${event.address}`;

@@ -11,7 +11,7 @@ import { retentionCutoff } from "../waitlist/retention";
 import { utcDay } from "./visitor";
 
 /** Often enough that a day's salt outlives its day by minutes at most. */
-export const VISIT_SWEEP_EVERY_MS = 5 * 60 * 1000;
+const VISIT_SWEEP_EVERY_MS = 5 * 60 * 1000;
 
 /** Deletes the salts, marks and per-address counts of days before today; the rows deleted. */
 export async function forgetPastDays(database: Database, now = new Date()): Promise<number> {

@@ -68,17 +68,28 @@ export function markOf(visitor: string, row: string): string {
  * memory for the rest of the day.
  */
 export class DailySalt {
-  private current: { day: string; salt: string } | undefined;
+  private current: { day: string; salt: Promise<string> } | undefined;
 
   constructor(private readonly database: () => Database) {}
 
-  async of(day: string): Promise<string> {
-    if (this.current?.day === day) return this.current.salt;
+  /** The salt of `day`; the requests of a new day's first moment share one lookup. */
+  of(day: string): Promise<string> {
+    if (this.current?.day !== day) {
+      const salt = this.read(day);
+      this.current = { day, salt };
+      // A failed lookup (a locked database) is tried again by the next request, not remembered.
+      salt.catch(() => {
+        if (this.current?.salt === salt) this.current = undefined;
+      });
+    }
+    return this.current.salt;
+  }
+
+  private async read(day: string): Promise<string> {
     const database = this.database();
     await database.$executeRaw`INSERT INTO visit_salts (day, salt) VALUES (${day}, ${randomBytes(32).toString("base64url")}) ON CONFLICT DO NOTHING`;
     const row = await database.visitSalt.findUnique({ where: { day } });
     if (!row) throw new Error(`the salt of ${day} was deleted while it was being read`);
-    this.current = { day, salt: row.salt };
     return row.salt;
   }
 }

@@ -14,7 +14,7 @@ import { singleton } from "../singleton";
 import { createChallengeHandler, createSignupHandler, type SignupHandler, type SignupHandlerOptions } from "./handler";
 import { createEntryActionHandler } from "./visitor-entry";
 import { firstJoinState, joinByForm, joinSource } from "./join-form";
-import { NEW_QUESTION_INTENT, type JoinFormState } from "./join-state";
+import type { JoinFormState } from "./join-state";
 import { visitHandler } from "../analytics/site";
 import { requestLinkAgain, type LinkAgainState } from "./link-again";
 import { getDatabase } from "../db";
@@ -78,16 +78,21 @@ export function firstJoinStateOnSite(headers: Headers, search: URLSearchParams):
 
 /**
  * A post of the join form (its Server Action), answered by this process's sign-up handler.
- * A sending (not "New question") is also the funnel's "submitted", counted after the answer on
- * the page the form says the visitor came from, as the sign-up's source_page is.
+ * A post that passed the form's own checks (joined, or refused as a whole: a duplicate, a busy
+ * moment) is also the funnel's "sent", as the dialog counts it once its own checks pass; it is
+ * counted after the answer, on the page the form says the visitor came from (as source_page).
  */
-export function joinOnSite(form: FormData, headers: Headers, afterResponse: (work: () => void) => void): Promise<JoinFormState> {
-  if (form.get("intent") !== NEW_QUESTION_INTENT) {
-    const field = (name: string) => (typeof form.get(name) === "string" ? (form.get(name) as string) : undefined);
-    const page = field("source_page") || JOIN_PATH;
-    afterResponse(() => void visitHandler().countStep(headers, "submit", page, { utm_source: field("utm_source"), utm_medium: field("utm_medium"), utm_campaign: field("utm_campaign") }));
+export async function joinOnSite(form: FormData, headers: Headers, afterResponse: (work: () => void) => void): Promise<JoinFormState> {
+  const state = await joinByForm(form, { headers, handleSignup, secret: siteSecret(), now: Date.now(), afterResponse });
+  if (state.outcome === "joined" || (state.message !== undefined && !state.answerError && Object.keys(state.errors).length === 0)) {
+    const field = (name: string) => {
+      const value = form.get(name);
+      return typeof value === "string" && value ? value : undefined;
+    };
+    const campaign = { utm_source: field("utm_source"), utm_medium: field("utm_medium"), utm_campaign: field("utm_campaign") };
+    afterResponse(() => void visitHandler().countStep(headers, "submit", field("source_page") ?? JOIN_PATH, campaign));
   }
-  return joinByForm(form, { headers, handleSignup, secret: siteSecret(), now: Date.now(), afterResponse });
+  return state;
 }
 
 /** A post of "Email me my link again" (its Server Action): the same answer whatever the address. */
