@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db";
 import { createVisitHandler, referrerOf } from "@/lib/analytics/handler";
 import { VisitCounter } from "@/lib/analytics/record";
-import { campaignFunnels, funnelCsv, pageFunnels, pageSpeed, rangeOf, referrers, siteFunnel } from "@/lib/analytics/report";
+import { campaignFunnels, campaignsQuerySchema, funnelCsv, pageFunnels, pageSpeed, rangeOf, referrers, siteFunnel } from "@/lib/analytics/report";
+import { parseFilters } from "@/lib/operator/list";
 import { forgetPastDays, removeExpiredVisitFigures } from "@/lib/analytics/sweep";
 import { bucketOf, bucketValue, percentileOf, ratingOf } from "@/lib/analytics/vitals";
 import { DailySalt, truncatedAddress } from "@/lib/analytics/visitor";
@@ -205,6 +206,16 @@ describe("the funnel", () => {
     const csv = funnelCsv(range, await campaignFunnels(getDatabase(), range), await pageFunnels(getDatabase(), range));
     expect(csv.split("\r\n")[0]).toBe("breakdown,source,medium,campaign,page,visitors,opened_form,sent_form,signed_up,confirmed_email,contacted_within_48h,invited,conversion_percent,from,to");
     expect(csv).toContain(`campaign,newsletter,email,spring,,2,1,1,1,1,1,0,50.0,${DAY},${DAY}\r\n`);
+  });
+
+  it("reads the Campaigns page's range and order from its address, dropping what is not valid", () => {
+    const read = (params: Record<string, string>) => parseFilters(campaignsQuerySchema, new URLSearchParams(params));
+    expect(read({ from: "2026-11-01", to: "2026-11-07", sort: "conversion", dir: "asc" }).query).toEqual({ from: "2026-11-01", to: "2026-11-07", sort: "conversion", dir: "asc" });
+    const bad = read({ from: "2026-02-30", to: "", sort: "email", dir: "sideways" });
+    expect(bad.query).toEqual({});
+    expect(bad.problems).toHaveLength(3);
+    expect(rangeOf("2026-11-07", "2026-11-01")).toEqual({ from: "2026-11-01", to: "2026-11-07" });
+    expect(rangeOf(undefined, undefined, new Date("2026-11-25T12:00:00Z"))).toEqual({ from: "2026-10-29", to: "2026-11-25" });
   });
 
   it("keeps a campaign's formula-like utm value inert in the CSV", async () => {

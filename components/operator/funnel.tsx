@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
-import { conversion, FUNNEL_STEPS, type Funnel, type FunnelStep, type PageSpeed } from "@/lib/analytics/report";
+import { conversion, FUNNEL_STEPS, type Funnel, type FunnelStep, type PageSpeed, type SortKey } from "@/lib/analytics/report";
+import { count as number } from "@/lib/operator/format";
 import { METRIC_INFO, METRICS, metricText, RATING_LABELS, type Rating } from "@/lib/analytics/vitals";
 import { ConsoleFigure } from "./console-frame";
 
-const number = (n: number) => n.toLocaleString("en-US");
 const percentText = (value: number | null) => (value === null ? "–" : `${value.toFixed(1)}%`);
 
 /** What each figure's note compares it with: the step it follows from (the later steps are shares of the sign-ups). */
@@ -41,16 +41,6 @@ const SHORT_TITLES: Record<FunnelStep, string> = {
   contacted48h: "Contacted ≤ 48 h",
   invited: "Invited",
 };
-
-export type SortKey = FunnelStep | "conversion" | "label";
-export const SORT_KEYS: readonly SortKey[] = ["label", ...(Object.keys(FUNNEL_STEPS) as FunnelStep[]), "conversion"];
-
-/** Rows sorted by `key`: labels A to Z (or back), numbers most first (or least). */
-export function sortRows<Row extends Funnel>(rows: Row[], key: SortKey, descending: boolean, labelOf: (row: Row) => string): Row[] {
-  const value = (row: Row) => (key === "conversion" ? (conversion(row) ?? -1) : key === "label" ? 0 : row[key]);
-  const sorted = [...rows].sort((a, b) => (key === "label" ? labelOf(a).localeCompare(labelOf(b)) : value(a) - value(b)) || labelOf(a).localeCompare(labelOf(b)));
-  return descending ? sorted.reverse() : sorted;
-}
 
 /**
  * A funnel per row (a campaign, a page), its column headings links that sort by that column

@@ -9,6 +9,8 @@
  */
 import "server-only";
 import type { Database } from "../db";
+import { z } from "zod";
+import { blankAsUndefined, utcDaySchema } from "../operator/list";
 import { csvRecord } from "../operator/format";
 import { campaignKey, campaignOfKey } from "./record";
 import { utcDay } from "./visitor";
@@ -39,14 +41,30 @@ export function lastDays(days: number, now = new Date()): DayRange {
   return { from: utcDay(new Date(now.getTime() - (days - 1) * 86_400_000)), to: utcDay(now) };
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A range from a form's from/to (YYYY-MM-DD), or the last 28 days; from after to is swapped. */
-export function rangeOf(from: unknown, to: unknown, now = new Date()): DayRange {
+/** A range from days already checked (utcDaySchema), the last 28 days where one is missing; from after to is swapped. */
+export function rangeOf(from: string | undefined, to: string | undefined, now = new Date()): DayRange {
   const fallback = lastDays(28, now);
-  const valid = (value: unknown): value is string => typeof value === "string" && DAY.test(value) && !Number.isNaN(Date.parse(value));
-  const range = { from: valid(from) ? from : fallback.from, to: valid(to) ? to : fallback.to };
+  const range = { from: from ?? fallback.from, to: to ?? fallback.to };
   return range.from <= range.to ? range : { from: range.to, to: range.from };
+}
+
+/** What a funnel table can be sorted by: its label, any step, or the sign-up rate. */
+export type SortKey = FunnelStep | "conversion" | "label";
+const SORT_KEYS = ["label", ...(Object.keys(FUNNEL_STEPS) as FunnelStep[]), "conversion"] as [SortKey, ...SortKey[]];
+
+/** The Campaigns page's and its download's query: a range of UTC days and an order (parseFilters drops what is invalid). */
+export const campaignsQuerySchema = z.object({
+  from: z.preprocess(blankAsUndefined, utcDaySchema.optional()),
+  to: z.preprocess(blankAsUndefined, utcDaySchema.optional()),
+  sort: z.enum(SORT_KEYS).optional(),
+  dir: z.enum(["asc", "desc"]).optional(),
+});
+
+/** Rows sorted by `key`: labels A to Z (or back), numbers least first (or most). */
+export function sortRows<Row extends Funnel>(rows: Row[], key: SortKey, descending: boolean, labelOf: (row: Row) => string): Row[] {
+  const value = (row: Row) => (key === "conversion" ? (conversion(row) ?? -1) : key === "label" ? 0 : row[key]);
+  const sorted = [...rows].sort((a, b) => (key === "label" ? labelOf(a).localeCompare(labelOf(b)) : value(a) - value(b)) || labelOf(a).localeCompare(labelOf(b)));
+  return descending ? sorted.reverse() : sorted;
 }
 
 /** Sign-ups over the stored ones: the share of visitors who signed up, in per cent (null without visitors). */

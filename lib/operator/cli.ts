@@ -23,6 +23,7 @@ import { backupCommand, BACKUP_USAGE, restoreCommand } from "./cli-backup";
 import { auditCommand, operatorsCommand, OPERATOR_USAGE } from "./cli-console";
 import { contactCommand, FOLLOW_UP_USAGE, queueCommand } from "./cli-follow-up";
 import { exportText } from "./export";
+import { utcDaySchema } from "./list";
 import { campaignFunnels, conversion, FUNNEL_STEPS, pageFunnels, pageViews, rangeOf, siteFunnel, type DayRange, type Funnel, type FunnelStep } from "../analytics/report";
 import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
 import {
@@ -243,7 +244,7 @@ Page views: ${count(views)}
 async function statsCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, strict: true, options: { from: { type: "string" }, to: { type: "string" } } });
   for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`--${name} must be a day such as 2026-11-01 (YYYY-MM-DD, UTC)`);
+    if (value !== undefined && !utcDaySchema.safeParse(value).success) throw new UsageError(`--${name} must be a day such as 2026-11-01 (YYYY-MM-DD, UTC)`);
   }
   const funnel = await funnelSection(db, rangeOf(values.from, values.to));
   const s = await stats(db);

@@ -16,13 +16,13 @@ import { errorFields, log } from "../log";
 import { isFromOwnPage } from "../security/origin";
 import { recordAction } from "./audit";
 import { streamExport, type ExportFormat } from "./export";
-import { FILTER_KEYS, parseListQuery } from "./list";
+import { FILTER_KEYS, parseFilters, parseListQuery } from "./list";
 import { redeliver, removeById } from "./queries";
 import { addNote, assignEntries, AssignProblem, changeFollowUp, changeSchema, MAX_SELECTION, noteOnlySchema, type ChangeResult } from "../follow-up/changes";
 import { getDeliveryWorker } from "../waitlist/deliveries";
 import { isTimeZone } from "./time-format";
 import { endOtherSessions, endSession, removePasskey, renamePasskey } from "./account";
-import { campaignFunnels, funnelCsv, pageFunnels, rangeOf } from "../analytics/report";
+import { campaignFunnels, campaignsQuerySchema, funnelCsv, pageFunnels, rangeOf } from "../analytics/report";
 
 /** On every console answer that is not a page: never cached, never indexed. */
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" };
@@ -104,8 +104,8 @@ function listQueryOf(request: Request): string {
  * about a person, so every operator may download it (like the overview they can read).
  */
 export const handleCampaignsCsv = consoleRoute(async (request) => {
-  const params = new URL(request.url).searchParams;
-  const range = rangeOf(params.get("from"), params.get("to"));
+  const { query } = parseFilters(campaignsQuerySchema, new URL(request.url).searchParams);
+  const range = rangeOf(query.from, query.to);
   const database = getDatabase();
   const [campaigns, pages] = await Promise.all([campaignFunnels(database, range), pageFunnels(database, range)]);
   return new Response(funnelCsv(range, campaigns, pages), {

@@ -23,7 +23,15 @@ export const PAGE_SIZE = 50;
  */
 export const MIN_SEARCH_LENGTH = 3;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Use a date like 2026-11-01." }).refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)), { error: "That is not a date." });
+/** A UTC day as forms and the shell give it (YYYY-MM-DD), and a real one. */
+// A day that exists: Date.parse rolls 2026-02-30 over into March, so the day must come back unchanged.
+export const utcDaySchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Use a date like 2026-11-01." })
+  .refine((text) => {
+    const time = Date.parse(`${text}T00:00:00Z`);
+    return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === text;
+  }, { error: "That is not a date." });
 /** An empty field of a GET filter form means "any". */
 export const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 /** A keyset cursor in a URL: "<created_at>_<id>" of a row shown. */
@@ -35,8 +43,8 @@ export const listQuerySchema = z.object({
   size: z.preprocess(blankAsUndefined, z.enum(COMPANY_SIZE_VALUES).optional()),
   source: z.preprocess(blankAsUndefined, z.string().trim().max(200).optional()),
   confirmed: z.preprocess(blankAsUndefined, z.enum(["yes", "no"]).optional()),
-  from: z.preprocess(blankAsUndefined, day.optional()),
-  to: z.preprocess(blankAsUndefined, day.optional()),
+  from: z.preprocess(blankAsUndefined, utcDaySchema.optional()),
+  to: z.preprocess(blankAsUndefined, utcDaySchema.optional()),
   q: z.preprocess(
     blankAsUndefined,
     z.string().trim().min(MIN_SEARCH_LENGTH, { error: `Search needs at least ${MIN_SEARCH_LENGTH} characters.` }).max(200).optional(),

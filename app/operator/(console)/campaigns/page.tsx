@@ -1,20 +1,20 @@
 import type { Metadata } from "next";
 import { ConsoleFrame, ConsoleHeading, ConsoleSection } from "@/components/operator/console-frame";
-import { FunnelFigures, FunnelTable, pageLabel, SORT_KEYS, sortRows, type SortKey } from "@/components/operator/funnel";
+import { FunnelFigures, FunnelTable, pageLabel } from "@/components/operator/funnel";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
-import { campaignFunnels, lastDays, pageFunnels, pageViews, rangeOf, referrers, siteFunnel, type CampaignFunnel, type DayRange } from "@/lib/analytics/report";
+import { campaignFunnels, campaignsQuerySchema, lastDays, pageFunnels, pageViews, rangeOf, referrers, siteFunnel, sortRows, type CampaignFunnel, type DayRange, type SortKey } from "@/lib/analytics/report";
+import { count as number } from "@/lib/operator/format";
+import { parseFilters } from "@/lib/operator/list";
 
 export const metadata: Metadata = { title: "Campaigns" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const number = (n: number) => n.toLocaleString("en-US");
-const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 const QUICK_RANGES = [7, 28, 90] as const;
 
-function query(range: DayRange, extra: Record<string, string> = {}): string {
+function rangeQuery(range: DayRange, extra: Record<string, string> = {}): string {
   return new URLSearchParams({ from: range.from, to: range.to, ...extra }).toString();
 }
 
@@ -22,10 +22,10 @@ const campaignLabel = (row: CampaignFunnel) => `${row.campaign} ${row.source} ${
 
 export default async function CampaignsPage({ searchParams }: Props) {
   const operator = await requireOperator();
-  const params = await searchParams;
-  const range = rangeOf(one(params.from), one(params.to));
-  const sortKey: SortKey = SORT_KEYS.find((key) => key === one(params.sort)) ?? "visitors";
-  const descending = one(params.dir) !== "asc";
+  const { query } = parseFilters(campaignsQuerySchema, await searchParams);
+  const range = rangeOf(query.from, query.to);
+  const sortKey: SortKey = query.sort ?? "visitors";
+  const descending = query.dir !== "asc";
   const database = getDatabase();
   const [site, views, campaigns, pages, sites] = await Promise.all([
     siteFunnel(database, range),
@@ -34,7 +34,7 @@ export default async function CampaignsPage({ searchParams }: Props) {
     pageFunnels(database, range),
     referrers(database, range),
   ]);
-  const sortHref = (key: SortKey, nextDescending: boolean) => `/operator/campaigns?${query(range, { sort: key, dir: nextDescending ? "desc" : "asc" })}#campaigns`;
+  const sortHref = (key: SortKey, nextDescending: boolean) => `/operator/campaigns?${rangeQuery(range, { sort: key, dir: nextDescending ? "desc" : "asc" })}#campaigns`;
 
   return (
     <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator/campaigns">
@@ -61,13 +61,13 @@ export default async function CampaignsPage({ searchParams }: Props) {
             const quick = lastDays(days);
             const current = quick.from === range.from && quick.to === range.to;
             return (
-              <a key={days} href={`/operator/campaigns?${query(quick)}`} aria-current={current ? "true" : undefined} className="px-3 py-1.5 text-slate-700 hover:bg-slate-100 aria-[current=true]:bg-ink-950 aria-[current=true]:text-white">
+              <a key={days} href={`/operator/campaigns?${rangeQuery(quick)}`} aria-current={current ? "true" : undefined} className="px-3 py-1.5 text-slate-700 hover:bg-slate-100 aria-[current=true]:bg-ink-950 aria-[current=true]:text-white">
                 {days} days
               </a>
             );
           })}
         </nav>
-        <a href={`/api/operator/campaigns?${query(range)}`} className={`${buttonClasses("outline", "sm")} sm:ml-auto`}>
+        <a href={`/api/operator/campaigns?${rangeQuery(range)}`} className={`${buttonClasses("outline", "sm")} sm:ml-auto`}>
           Download CSV
         </a>
       </form>
