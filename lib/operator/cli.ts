@@ -222,7 +222,7 @@ async function funnelSection(db: Database, range: DayRange): Promise<string> {
   };
   const figures = <Row extends Funnel>(): Column<Row>[] => [
     ...steps.map((step) => ({ title: FUNNEL_STEPS[step], width: Math.max(8, FUNNEL_STEPS[step].length), value: (row: Row) => count(row[step]), alignRight: true })),
-    { title: "Conversion", width: 10, value: (row: Row) => share(row), alignRight: true },
+    { title: "Sign-up rate", width: 12, value: (row: Row) => share(row), alignRight: true },
   ];
   const heading = `Visits and the funnel, ${range.from} to ${range.to} (UTC; visitors once a day each, no cookies)`;
   if (views === 0 && site.stored === 0) return `${heading}
