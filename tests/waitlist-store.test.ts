@@ -5,9 +5,11 @@
  * token still store one row.
  */
 import { describe, expect, it } from "vitest";
-import { createDatabase, type Database } from "@/lib/db";
+import { createDatabase, getDatabase, type Database } from "@/lib/db";
+import { solve } from "@/lib/waitlist/challenge";
 import { databaseSettings, parseEnv } from "@/lib/env";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
+import { issueChallenge, checkChallenge } from "@/lib/waitlist/challenge-token";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { countEntries, setUpTestDatabase } from "./support/database";
 import { validSignup } from "./support/requests";
@@ -77,3 +79,33 @@ describe("addToWaitlist across clients", () => {
     expect(await countEntries()).toBe(100);
   });
 });
+
+// A new row's keys land at the right edge of their unique indexes instead of on a random page of
+// a B-tree far larger than the page cache (lib/ordered-id.ts, docs/performance.md).
+describe("keys that grow with time", () => {
+  it("gives each new entry a public id that sorts after those of the entries stored before it", async () => {
+    for (let batch = 0; batch < 5; batch += 1) {
+      await Promise.all(Array.from({ length: 4 }, (_, i) => addToWaitlist(signup(`order${batch}.${i}@example.com`), { challengeId: `order-${batch}-${i}` })));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const rows = await getDatabase().waitlistEntry.findMany({ orderBy: { id: "asc" }, select: { publicId: true } });
+    const ids = rows.map((row) => row.publicId!);
+    expect(ids).toHaveLength(20);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(20);
+    // Still a UUID the visitor's link accepts (lib/waitlist/entry-link.ts), version 7.
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it("gives each security question an id that sorts after those issued before it", () => {
+    const ids = Array.from({ length: 50 }, (_, i) => {
+      const issued = issueChallenge("a-test-secret-of-enough-length-0123456789", 1_790_000_000_000 + i);
+      const check = checkChallenge("a-test-secret-of-enough-length-0123456789", issued.token, String(solve(issued.challenge)), 1_790_000_000_000 + i);
+      if (!check.ok) throw new Error(`the question's own answer was refused: ${check.reason}`);
+      return check.id;
+    });
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(50);
+  });
+});
+

@@ -9,8 +9,9 @@
  * sign-up is stored (lib/waitlist/store.ts), not here.
  */
 import "server-only";
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { orderedUuid } from "../ordered-id";
 import { createChallenge, createDifferentChallenge, isCorrectAnswer, OPERATORS, type Challenge } from "./challenge";
 
 /** How long a question can be answered. Long enough for a person who steps away for coffee. */
@@ -76,7 +77,7 @@ export function issueChallenge(secret: string, now: number, previousToken?: stri
   const challenge = previous ? createDifferentChallenge(previous) : createChallenge();
   const started = previous?.started;
   const payload: Payload = {
-    id: randomBytes(16).toString("base64url"),
+    id: orderedUuid(),
     ...challenge,
     started: started !== undefined && started <= now ? started : now,
     expires: now + CHALLENGE_TTL_MS,

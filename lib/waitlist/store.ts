@@ -12,10 +12,11 @@
  * with an email on the list, so a duplicate costs no second query.
  */
 import "server-only";
-import { createHmac, randomUUID } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { getDatabase, isTemporary, Prisma, whileBusy, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
+import { orderedUuid } from "../ordered-id";
 import { errorFields, log } from "../log";
 import type { DeliveryKind } from "../outbox/worker";
 import { PRIVACY_NOTICE_VERSION } from "../content/privacy";
@@ -63,7 +64,7 @@ function rowOf(signup: WaitlistSignup, challengeId: string | null, createdAt: Da
     email_normalized: normalizeEmail(signup.email),
     created_at: createdAt,
     challenge_id: challengeId,
-    public_id: randomUUID(),
+    public_id: orderedUuid(),
     notice_version: PRIVACY_NOTICE_VERSION,
   };
 }
@@ -129,7 +130,7 @@ async function insertRows(database: Database, rows: Row[], batch: Pending[]): Pr
   // counts every spelling of one domain together (lib/outbox/worker.ts).
   const owed = rows.flatMap((row, i) =>
     batch[i]!.deliveries.map((kind) =>
-      kind === "email" ? [randomUUID(), kind, row.public_id, batch[i]!.recipientKey, domainOf(row.email_normalized)] : [randomUUID(), kind, row.public_id, null, null],
+      kind === "email" ? [orderedUuid(), kind, row.public_id, batch[i]!.recipientKey, domainOf(row.email_normalized)] : [orderedUuid(), kind, row.public_id, null, null],
     ),
   );
   if (owed.length === 0) return insert;
