@@ -23,11 +23,24 @@ describe(`the site's database client (${process.env.DATABASE_DRIVER})`, () => {
     expect(await pragma("foreign_keys")).toBe(1); // removing an entry removes its deliveries
   });
 
-  it("runs a statement marked WITHOUT_SYNC with synchronous=NORMAL (better-sqlite3), then goes back to FULL", async () => {
+  it("runs a statement marked WITHOUT_SYNC with synchronous=NORMAL, then goes back to FULL", async () => {
     const [during] = await getDatabase().$queryRaw<Record<string, bigint | number>[]>`${Prisma.raw(WITHOUT_SYNC)} PRAGMA synchronous`;
-    // libSQL's client opens connections of its own, so there the mark changes nothing.
-    expect(Number(Object.values(during!)[0])).toBe(process.env.DATABASE_DRIVER === "libsql" ? 2 : 1);
+    expect(Number(Object.values(during!)[0])).toBe(1);
     expect(await pragma("synchronous")).toBe(2);
+  });
+
+  it("never lets another statement run unsynced while a WITHOUT_SYNC one is under way", async () => {
+    const database = getDatabase();
+    const marked = () => database.$queryRaw<Record<string, bigint | number>[]>`${Prisma.raw(WITHOUT_SYNC)} PRAGMA synchronous`;
+    const plain = () => database.$queryRaw<Record<string, bigint | number>[]>`PRAGMA synchronous`;
+    const valueOf = (rows: Record<string, bigint | number>[]) => Number(Object.values(rows[0]!)[0]);
+    // Interleaved as a busy server interleaves rate-limit counts and sign-up inserts.
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? plain() : marked()).then((rows) => ({ marked: i % 2 === 0, value: valueOf(rows) }))));
+    expect(results.filter((result) => !result.marked).map((result) => result.value)).toEqual(Array(20).fill(2));
+    expect(results.filter((result) => result.marked).map((result) => result.value)).toEqual(Array(20).fill(1));
+    // And inside a transaction begun meanwhile.
+    const [, inTransaction] = await Promise.all([marked(), database.$transaction(async (tx) => valueOf(await tx.$queryRaw`PRAGMA synchronous`))]);
+    expect(inTransaction).toBe(2);
   });
 
   it("waits up to BUSY_TIMEOUT_MS (3 s) for a busy writer, then fails as busy (better-sqlite3; libSQL's embedded client has no setting for it)", async () => {

@@ -17,17 +17,26 @@
  *   takes the connection holding the failed statement out of the client's hands (the client
  *   opens a fresh one for what comes next) and rolls it back.
  * A libsql:// or https:// server keeps its locks on the server, and is not wrapped.
+ *
+ * It also honours WITHOUT_SYNC (lib/db/index.ts), as the better-sqlite3 thread does: a
+ * statement so marked commits with synchronous=NORMAL. On libSQL that matters more, because the
+ * engine runs on the event loop: a synced commit held it for 200-400 µs here (docs/performance.md).
+ * The pragma is per connection, so the wrapper runs one call at a time (the adapter does so too:
+ * its own lock covers every statement, and a transaction holds it to the end), and nothing else
+ * can run between the statement and the return to FULL.
  */
 import "server-only";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
-import { temporaryKind } from "./errors";
+import { DatabaseUnavailable, temporaryKind } from "./errors";
+import { Lock } from "./lock";
 
 type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type DriverTransaction = Awaited<ReturnType<DriverAdapter["startTransaction"]>>;
 
 const isBusy = (error: unknown) => temporaryKind(error) === "database_busy";
 
-function withRollbackOnFailedCommit(transaction: DriverTransaction): DriverTransaction {
+/** `release` is called once the transaction has ended, either way. */
+function withRollbackOnFailedCommit(transaction: DriverTransaction, release: () => void): DriverTransaction {
   return {
     provider: transaction.provider,
     adapterName: transaction.adapterName,
@@ -41,13 +50,25 @@ function withRollbackOnFailedCommit(transaction: DriverTransaction): DriverTrans
         // The adapter's rollback swallows its own failure; the error that matters is the commit's.
         await transaction.rollback();
         throw error;
+      } finally {
+        release();
       }
     },
-    rollback: () => transaction.rollback(),
+    async rollback() {
+      try {
+        await transaction.rollback();
+      } finally {
+        release();
+      }
+    },
   };
 }
 
-function repaired(adapter: DriverAdapter): DriverAdapter {
+/** Every commit synced, as lib/db/index.ts sets for better-sqlite3; libSQL's own default too. */
+const SYNCED = "PRAGMA synchronous = FULL";
+const UNSYNCED = "PRAGMA synchronous = NORMAL";
+
+function repaired(adapter: DriverAdapter, withoutSync: string, turnTimeoutMs: number): DriverAdapter {
   /** Takes the connection that holds a failed statement out of use (see above); never throws. */
   const shedConnection = async () => {
     try {
@@ -56,33 +77,58 @@ function repaired(adapter: DriverAdapter): DriverAdapter {
       // The next query opens what it needs; this was only a clean-up.
     }
   };
+  const lock = new Lock();
+  const turn = () => lock.acquire(turnTimeoutMs, () => new DatabaseUnavailable(`no turn on the database within ${turnTimeoutMs} ms`, "database_query_deadline"));
   const outsideTransaction =
     <Args extends unknown[], Result>(run: (...args: Args) => Promise<Result>) =>
     async (...args: Args): Promise<Result> => {
+      const release = await turn();
       try {
         return await run(...args);
       } catch (error) {
         if (isBusy(error)) await shedConnection();
         throw error;
+      } finally {
+        release();
       }
     };
+  const unsynced = async <Result>(run: () => Promise<Result>): Promise<Result> => {
+    await adapter.executeScript(UNSYNCED);
+    try {
+      return await run();
+    } finally {
+      await adapter.executeScript(SYNCED);
+    }
+  };
   return {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
-    queryRaw: outsideTransaction((query) => adapter.queryRaw(query)),
+    queryRaw: outsideTransaction((query) => (query.sql.startsWith(withoutSync) ? unsynced(() => adapter.queryRaw(query)) : adapter.queryRaw(query))),
     executeRaw: outsideTransaction((query) => adapter.executeRaw(query)),
     executeScript: outsideTransaction((script: string) => adapter.executeScript(script)),
-    startTransaction: async (isolationLevel) => withRollbackOnFailedCommit(await adapter.startTransaction(isolationLevel)),
+    startTransaction: async (isolationLevel) => {
+      // Held until the transaction ends, as the adapter holds its own lock.
+      const release = await turn();
+      try {
+        return withRollbackOnFailedCommit(await adapter.startTransaction(isolationLevel), release);
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
     getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
     dispose: () => adapter.dispose(),
   };
 }
 
-/** The libSQL adapter factory for a local file, with the repairs above. */
-export function libsqlFileAdapter(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+/**
+ * The libSQL adapter factory for a local file, with the repairs above. `withoutSync` is the mark
+ * of statements that commit without a sync; `turnTimeoutMs`, how long a call waits for its turn.
+ */
+export function libsqlFileAdapter(factory: SqlDriverAdapterFactory, withoutSync: string, turnTimeoutMs: number): SqlDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => repaired(await factory.connect()),
+    connect: async () => repaired(await factory.connect(), withoutSync, turnTimeoutMs),
   };
 }

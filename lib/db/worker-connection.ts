@@ -30,6 +30,7 @@ import { Worker } from "node:worker_threads";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { log } from "../log";
 import { DatabaseUnavailable } from "./errors";
+import { Lock } from "./lock";
 
 type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type DriverTransaction = Awaited<ReturnType<DriverAdapter["startTransaction"]>>;
@@ -50,35 +51,6 @@ export type WorkerConnectionOptions = {
   /** The worker's script; tests give one that can be made to crash. */
   script?: string;
 };
-
-/** A first-come, first-served lock for async work. */
-class Lock {
-  private tail: Promise<void> = Promise.resolve();
-
-  /**
-   * Resolves with `release` (safe to call more than once) once every earlier holder has released.
-   * Rejects with `timeout()`'s error if that takes more than `timeoutMs`; the turn is then passed on unused.
-   */
-  acquire(timeoutMs: number, timeout: () => Error): Promise<() => void> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const acquired = this.tail.then(() => release);
-    this.tail = this.tail.then(() => released);
-    return new Promise((resolve, reject) => {
-      let waiting = true;
-      const timer = setTimeout(() => {
-        waiting = false;
-        reject(timeout());
-        void acquired.then((turn) => turn());
-      }, timeoutMs);
-      void acquired.then((turn) => {
-        if (!waiting) return;
-        clearTimeout(timer);
-        resolve(turn);
-      });
-    });
-  }
-}
 
 type Failure = { name?: string; message?: string; cause?: unknown; code?: string };
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure };
