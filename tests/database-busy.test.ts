@@ -2,7 +2,7 @@
  * Another connection holds the write lock for a moment (a second instance, the operator shell),
  * on the driver under test. The site's client must come out of it whole: on libSQL's file
  * engine one write that failed busy used to leave the client holding the lock for good
- * (lib/db/libsql-file.ts), so no process could write again.
+ * (lib/db/worker.mjs repairs it), so no process could write again.
  */
 import { describe, expect, it } from "vitest";
 import { getDatabase, Prisma, temporaryKind } from "@/lib/db";

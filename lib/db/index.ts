@@ -4,9 +4,9 @@
  * and write of the site, the operator tool and the scripts goes through it.
  *
  * This folder is also the one place that knows about drivers (worker-connection.ts
- * and its thread, worker.mjs): better-sqlite3 for the embedded file (the default), in a
- * worker thread; libSQL for a Turso or libSQL server, or for a file when
- * DATABASE_DRIVER=libsql (the tests run both). docs/architecture.md and
+ * and its thread, worker.mjs): better-sqlite3 for the embedded file (the default), or
+ * libSQL's engine when DATABASE_DRIVER=libsql, either way in a worker thread (the tests
+ * run both); libSQL's client for a Turso or libSQL server. docs/architecture.md and
  * docs/deployment.md explain the choices.
  */
 import "server-only";
@@ -17,9 +17,8 @@ import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { databaseSettings, type DatabaseSettings } from "../env";
 import { PrismaClient } from "../generated/prisma/client";
 import { forgetSingleton, singleton } from "../singleton";
-import { betterSqlite3InWorker, type WorkerConnectionOptions } from "./worker-connection";
+import { sqliteFileInWorker, type WorkerConnectionOptions } from "./worker-connection";
 import { temporaryKind } from "./errors";
-import { libsqlFileAdapter } from "./libsql-file";
 
 export { Prisma } from "../generated/prisma/client";
 export { DatabaseUnavailable, isTemporary, temporaryKind, type TemporaryKind } from "./errors";
@@ -54,13 +53,13 @@ export const REOPEN_AFTER_MS = 1_000;
  * places; on a list of a million rows (about 800 MB) a 2 MiB cache read most of those pages back
  * from the OS on every insert (docs/performance.md, "The operator console").
  */
-const CONNECTION_SETUP = `PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -${64 * 1024};`;
+const SYNCED = "PRAGMA synchronous = FULL";
+const CONNECTION_SETUP = `${SYNCED}; PRAGMA foreign_keys = ON; PRAGMA cache_size = -${64 * 1024};`;
 
 /**
  * Put first in a statement whose commit need not survive power loss (a
- * rate-limit count): on the embedded file (better-sqlite3's thread, or libSQL's
- * client, lib/db/libsql-file.ts) it commits with synchronous=NORMAL, without its
- * own sync to disk. The next sign-up's commit syncs the log, and with it this
+ * rate-limit count): on the embedded file (either driver's thread, worker.mjs) it
+ * commits with synchronous=NORMAL, without its own sync to disk. The next sign-up's commit syncs the log, and with it this
  * one's change. Saves a sync (0.2-0.5 ms here) per batch.
  */
 export const WITHOUT_SYNC = "/* without sync */";
@@ -70,15 +69,15 @@ export class DatabaseMissing extends Error {}
 
 /** The driver adapter for a database (prisma.config.ts makes the same choice for Prisma's CLI). */
 function driverAdapter(settings: DatabaseSettings, connection: ConnectionOptions): SqlDriverAdapterFactory {
-  if (settings.driver === "libsql") {
-    const libsql = new PrismaLibSQL({ url: settings.url, authToken: settings.authToken });
-    return settings.file === undefined ? libsql : libsqlFileAdapter(libsql, WITHOUT_SYNC, QUERY_TIMEOUT_MS);
-  }
-  return betterSqlite3InWorker({
-    file: settings.file,
+  // A libSQL server's engine is on the server: nothing of it runs on this event loop.
+  if (settings.driver === "libsql" && settings.file === undefined) return new PrismaLibSQL({ url: settings.url, authToken: settings.authToken });
+  return sqliteFileInWorker({
+    driver: settings.driver,
+    file: settings.file!,
     busyTimeoutMs: BUSY_TIMEOUT_MS,
     setup: CONNECTION_SETUP,
     withoutSync: WITHOUT_SYNC,
+    synced: SYNCED,
     queryTimeoutMs: QUERY_TIMEOUT_MS,
     reopenAfterMs: REOPEN_AFTER_MS,
     ...connection,

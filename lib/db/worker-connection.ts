@@ -1,7 +1,8 @@
 /**
- * The better-sqlite3 adapter, run in a worker thread (lib/db/worker.mjs) with
- * its one connection. better-sqlite3 is synchronous: a statement, and the sync
- * to disk at its commit, would otherwise hold the event loop and every request
+ * The embedded file's adapter (better-sqlite3's, or libSQL's with
+ * DATABASE_DRIVER=libsql), run in a worker thread (lib/db/worker.mjs) with its
+ * one connection. Both engines are synchronous: a statement, and the sync to
+ * disk at its commit, would otherwise hold the event loop and every request
  * waiting on it (measured in docs/performance.md). The worker runs Prisma's own
  * adapter, so values and errors are mapped exactly as in-process; this side
  * carries queries over and answers back, and looks after the thread:
@@ -29,21 +30,25 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { log } from "../log";
-import { DatabaseUnavailable } from "./errors";
+import { DatabaseUnavailable, temporaryKind } from "./errors";
 import { Lock } from "./lock";
 
 type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type DriverTransaction = Awaited<ReturnType<DriverAdapter["startTransaction"]>>;
 
 export type WorkerConnectionOptions = {
+  /** Whose engine opens the file: better-sqlite3 (the default driver) or libSQL (DATABASE_DRIVER=libsql). */
+  driver: "better-sqlite3" | "libsql";
   /** The SQLite file; it must exist. */
   file: string;
   /** SQLite's busy timeout: how long a write waits for another process's lock. */
   busyTimeoutMs: number;
-  /** Run on each new connection before its first query. */
+  /** Run on each new connection before its first query (better-sqlite3; libSQL keeps its defaults). */
   setup: string;
   /** The marker of statements that commit without their own sync. */
   withoutSync: string;
+  /** What puts the connection back to syncing every commit after such a statement. */
+  synced: string;
   /** The longest any one query may take before the thread is given up as hung. */
   queryTimeoutMs: number;
   /** After a failed open, how long queries fail at once before another open is tried. */
@@ -141,7 +146,8 @@ class Thread {
   }
 }
 
-export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriverAdapterFactory {
+export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverAdapterFactory {
+  const adapterName = options.driver === "libsql" ? "@prisma/adapter-libsql" : "@prisma/adapter-better-sqlite3";
   let current: Thread | null = null;
   let starting: Promise<Thread> | null = null;
   /** Set after a failed open: until `until`, queries fail at once with `reason`. */
@@ -163,8 +169,10 @@ export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriv
     const init = {
       workerData: {
         config: { url: options.file, fileMustExist: true, timeout: options.busyTimeoutMs },
+        driver: options.driver,
         setup: options.setup,
         withoutSync: options.withoutSync,
+        synced: options.synced,
       },
     };
     const worker = options.script
@@ -211,7 +219,14 @@ export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriv
   const run = async <T>(op: string, arg?: unknown): Promise<T> => {
     const release = await turn();
     try {
-      return await (await thread()).send<T>(op, arg);
+      const current = await thread();
+      try {
+        return await current.send<T>(op, arg);
+      } catch (error) {
+        // libSQL leaves a statement that failed busy in progress on its connection (worker.mjs).
+        if (options.driver === "libsql" && temporaryKind(error) === "database_busy") await current.send("shedConnection").catch(() => {});
+        throw error;
+      }
     } finally {
       release();
     }
@@ -219,7 +234,7 @@ export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriv
 
   const adapter: DriverAdapter = {
     provider: "sqlite",
-    adapterName: "@prisma/adapter-better-sqlite3",
+    adapterName,
     queryRaw: (query) => run("queryRaw", query),
     executeRaw: (query) => run("executeRaw", query),
     executeScript: (script) => run("executeScript", script),
@@ -252,7 +267,7 @@ export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriv
       };
       return {
         provider: "sqlite",
-        adapterName: "@prisma/adapter-better-sqlite3",
+        adapterName,
         options: started.options,
         // On the thread the transaction was opened on: never on a replacement.
         queryRaw: (query) => owner.send("queryRaw", query, started.tx),
@@ -265,7 +280,7 @@ export function betterSqlite3InWorker(options: WorkerConnectionOptions): SqlDriv
 
   return {
     provider: "sqlite",
-    adapterName: "@prisma/adapter-better-sqlite3",
+    adapterName,
     // Opening is lazy and repeatable (above), so Prisma keeps this one adapter for the client's life.
     connect: async () => adapter,
   };

@@ -1,10 +1,10 @@
 // The embedded SQLite file's connection, in a worker thread (lib/db/worker-connection.ts). Prisma's
-// own better-sqlite3 adapter runs here and does all the mapping of values and
-// errors; the main thread only sends it queries. better-sqlite3 is synchronous,
-// so a statement and the sync to disk at its commit (about 1.5 ms for a batch of
-// sign-ups here) would otherwise stop the event loop, and every request with it.
+// own adapter for the driver (better-sqlite3, or libSQL's for DATABASE_DRIVER=libsql) runs here
+// and does all the mapping of values and errors; the main thread only sends it queries. Both
+// engines run a statement, and the sync to disk at its commit (about 1.5 ms for a batch of
+// sign-ups here), on the thread that calls them: on the main thread that would stop the event
+// loop, and every request with it.
 import { parentPort, workerData } from "node:worker_threads";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 
 /** What can cross to the main thread: a plain object the main thread turns back into an error. */
 function portable(error) {
@@ -12,10 +12,23 @@ function portable(error) {
   return { name: error.name, message: error.message, cause: error.cause, code: error.code };
 }
 
+/** The driver's adapter on the file, with its connection's settings applied. */
+async function open() {
+  if (workerData.driver === "libsql") {
+    // libSQL's client opens a new connection after each transaction, so settings made on one
+    // would not last: its defaults are the ones wanted (synchronous=FULL, foreign keys on).
+    const { PrismaLibSQL } = await import("@prisma/adapter-libsql");
+    return new PrismaLibSQL({ url: `file:${workerData.config.url}` }).connect();
+  }
+  const { PrismaBetterSQLite3 } = await import("@prisma/adapter-better-sqlite3");
+  const opened = await new PrismaBetterSQLite3(workerData.config).connect();
+  await opened.executeScript(workerData.setup);
+  return opened;
+}
+
 let adapter;
 try {
-  adapter = await new PrismaBetterSQLite3(workerData.config).connect();
-  await adapter.executeScript(workerData.setup);
+  adapter = await open();
   parentPort.postMessage({ ready: true });
 } catch (error) {
   parentPort.postMessage({ ready: false, error: portable(error) });
@@ -27,7 +40,37 @@ async function withoutSync(run) {
   try {
     return await run();
   } finally {
-    await adapter.executeScript(workerData.setup);
+    await adapter.executeScript(workerData.synced);
+  }
+}
+
+/**
+ * After a write outside a transaction failed busy on libSQL: its binding leaves the failed
+ * statement in progress on the connection (tursodatabase/libsql-client-ts#352), and the client
+ * hands that connection to the next transaction, whose COMMIT then fails. An empty transaction
+ * takes the connection out of the client's hands (it opens a fresh one for what comes next) and
+ * rolls it back. Never throws: it is only a clean-up.
+ */
+async function shedConnection() {
+  try {
+    await (await adapter.startTransaction()).rollback();
+  } catch {
+    // The next query opens what it needs.
+  }
+}
+
+/**
+ * A COMMIT that fails (busy) leaves the transaction open, and Prisma's engine never rolls back
+ * a transaction whose commit failed (prisma/orm#30028): its BEGIN would hold the write lock
+ * until the process ends, and no instance could write again. So it is rolled back here before
+ * the error goes on; a failure of that rollback is not the error that matters.
+ */
+async function commit(transaction) {
+  try {
+    await transaction.commit();
+  } catch (error) {
+    await transaction.rollback().catch(() => {});
+    throw error;
   }
 }
 
@@ -49,10 +92,14 @@ parentPort.on("message", async ({ id, op, tx, arg }) => {
       lastTransaction += 1;
       transactions.set(lastTransaction, transaction);
       value = { tx: lastTransaction, options: transaction.options };
-    } else if (op === "commit" || op === "rollback") {
+    } else if (op === "commit") {
       transactions.delete(tx);
-      await target[op]();
-    } else if (op === "dispose") await adapter.dispose();
+      await commit(target);
+    } else if (op === "rollback") {
+      transactions.delete(tx);
+      await target.rollback();
+    } else if (op === "shedConnection") await shedConnection();
+    else if (op === "dispose") await adapter.dispose();
     parentPort.postMessage({ id, ok: true, value });
   } catch (error) {
     parentPort.postMessage({ id, ok: false, error: portable(error) });
