@@ -13,8 +13,14 @@ import type { DeliveryKind } from "../outbox/worker";
 import { owe } from "../outbox/owe";
 import { deadlineOf, RESPONSE_MS } from "./states";
 
-/** Entries marked per transaction: a backlog is worked through a batch at a time. */
-const BATCH = 500;
+/**
+ * Entries marked per transaction: a backlog (the first start on an existing list, a restore, a
+ * long stop) is worked through a batch at a time, and the sign-ups waiting for the database get
+ * their turn between batches. At a million entries a row's mark costs about 0.35 ms (its page and
+ * its index entries are anywhere in the file): batches of 500 held every sign-up for 170-290 ms,
+ * the benchmark's p99 (docs/performance.md, issue 29); 50 hold them for about 20.
+ */
+export const OVERDUE_BATCH = 50;
 
 /** The facts a waitlist.entry.overdue webhook carries. */
 export type OverduePayload = { at: string; deadline: string; state: "awaiting" };
@@ -32,7 +38,7 @@ export async function raiseOverdue(database: Database, options: { deliveries: re
         WHERE id IN (
           SELECT id FROM waitlist_entries
           WHERE follow_up_state = 'awaiting' AND overdue_at IS NULL AND created_at <= ${cutoff}
-          ORDER BY created_at LIMIT ${BATCH})
+          ORDER BY created_at LIMIT ${OVERDUE_BATCH})
         RETURNING id, created_at`;
       if (options.deliveries.includes("webhook")) {
         const rows = marked.map((row) => {
@@ -45,6 +51,6 @@ export async function raiseOverdue(database: Database, options: { deliveries: re
       return marked.length;
     }));
     raised += count;
-    if (count < BATCH) return raised;
+    if (count < OVERDUE_BATCH) return raised;
   }
 }
