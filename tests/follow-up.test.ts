@@ -14,7 +14,7 @@ import { databaseSettings, parseEnv } from "@/lib/env";
 import { addNote, assignEntries, changeFollowUp, changeSchema, timelineOf } from "@/lib/follow-up/changes";
 import { DEFAULT_INVITATION, renderInvitation, saveInvitationTemplate, templateSchema } from "@/lib/follow-up/invitation";
 import { followUpMetrics } from "@/lib/follow-up/metrics";
-import { OVERDUE_BATCH, raiseOverdue } from "@/lib/follow-up/overdue";
+import { raiseOverdue } from "@/lib/follow-up/overdue";
 import { queuePage } from "@/lib/follow-up/queue";
 import { timeLeftText, urgencyOf } from "@/lib/follow-up/states";
 import type { Actor } from "@/lib/operator/audit";
@@ -237,9 +237,10 @@ describe("notifications out", () => {
   it("works a backlog larger than a batch through in one look, each entry marked and owed once", async () => {
     const now = new Date();
     // Overdue entries of several batches (the first start on an existing list), oldest first.
-    const late = await Promise.all(Array.from({ length: OVERDUE_BATCH * 2 + 7 }, (_, i) => signUp({}, new Date(now.getTime() - 49 * HOUR - i * 1_000))));
+    const batch = 10;
+    const late = await Promise.all(Array.from({ length: batch * 2 + 7 }, (_, i) => signUp({}, new Date(now.getTime() - 49 * HOUR - i * 1_000))));
     await getDatabase().outboxMessage.deleteMany({ where: { event: "created" } });
-    expect(await raiseOverdue(getDatabase(), { deliveries: ["webhook"], now })).toBe(late.length);
+    expect(await raiseOverdue(getDatabase(), { deliveries: ["webhook"], now, batch })).toBe(late.length);
     const owed = await getDatabase().outboxMessage.findMany({ where: { event: "overdue" }, select: { entryId: true } });
     expect(owed.map((row) => row.entryId).sort((a, b) => a - b)).toEqual([...late].sort((a, b) => a - b));
     expect(await raiseOverdue(getDatabase(), { deliveries: ["webhook"], now })).toBe(0);

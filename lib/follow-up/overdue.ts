@@ -16,29 +16,31 @@ import { deadlineOf, RESPONSE_MS } from "./states";
 /**
  * Entries marked per transaction: a backlog (the first start on an existing list, a restore, a
  * long stop) is worked through a batch at a time, and the sign-ups waiting for the database get
- * their turn between batches. At a million entries a row's mark costs about 0.35 ms (its page and
- * its index entries are anywhere in the file): batches of 500 held every sign-up for 170-290 ms,
- * the benchmark's p99 (docs/performance.md, issue 29); 50 hold them for about 20.
+ * their turn between batches (3-4 ms for 500 at a million entries).
  */
-export const OVERDUE_BATCH = 50;
+const OVERDUE_BATCH = 500;
 
 /** The facts a waitlist.entry.overdue webhook carries. */
 export type OverduePayload = { at: string; deadline: string; state: "awaiting" };
 
 /** Marks the entries whose deadline has passed uncontacted, owes their webhooks; returns how many. */
-export async function raiseOverdue(database: Database, options: { deliveries: readonly DeliveryKind[]; now?: Date }): Promise<number> {
+export async function raiseOverdue(database: Database, options: { deliveries: readonly DeliveryKind[]; now?: Date; batch?: number }): Promise<number> {
   const now = options.now ?? new Date();
+  const batch = options.batch ?? OVERDUE_BATCH;
   const cutoff = new Date(now.getTime() - RESPONSE_MS);
   let raised = 0;
   for (;;) {
     const count = await whileBusy(() => database.$transaction(async (tx) => {
-      // The partial index waitlist_entries_overdue_watch_idx holds exactly these rows.
+      // The partial index waitlist_entries_overdue_watch_idx holds exactly these rows, named because
+      // SQLite's planner chose the (follow_up_state, created_at) index instead and read every entry
+      // awaiting contact past the cutoff, announced or not: 130-290 ms at a million entries, every
+      // minute, with every sign-up waiting behind it (docs/performance.md, issue 29). With it: 1-4 ms.
       const marked = await tx.$queryRaw<{ id: bigint | number; created_at: Date }[]>`
         UPDATE waitlist_entries SET overdue_at = ${now}
         WHERE id IN (
-          SELECT id FROM waitlist_entries
+          SELECT id FROM waitlist_entries INDEXED BY waitlist_entries_overdue_watch_idx
           WHERE follow_up_state = 'awaiting' AND overdue_at IS NULL AND created_at <= ${cutoff}
-          ORDER BY created_at LIMIT ${OVERDUE_BATCH})
+          ORDER BY created_at LIMIT ${batch})
         RETURNING id, created_at`;
       if (options.deliveries.includes("webhook")) {
         const rows = marked.map((row) => {
@@ -51,6 +53,6 @@ export async function raiseOverdue(database: Database, options: { deliveries: re
       return marked.length;
     }));
     raised += count;
-    if (count < OVERDUE_BATCH) return raised;
+    if (count < batch) return raised;
   }
 }
