@@ -70,7 +70,8 @@ describe("the security question", () => {
       await post(jsonRequest({ ...validSignup(), challenge_token: issued.token, challenge_answer: String(solve(issued.challenge)) })),
     );
     expect(answer).toEqual({ status: 201, body: { ok: true } });
-    expect((await storedEntries())[0]!.challenge_id).toMatch(/^[\w-]{22}$/);
+    // The question's id (a UUID v7, lib/ordered-id.ts) is stored as the entry's challenge_id.
+    expect((await storedEntries())[0]!.challenge_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it.each([
