@@ -17,7 +17,7 @@
  * every attempt, so a receiver can drop a repeat (docs/operations.md).
  */
 import "server-only";
-import { getDatabase, Prisma, type Database } from "../db";
+import { getDatabase, Prisma, whileBusy, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit } from "../group-commit";
 import { errorFields, log } from "../log";
@@ -98,7 +98,9 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, AbortController>();
   /** Outcomes that finish in the same moment are recorded together (one statement for the delivered ones). */
   private readonly recorder = new GroupCommit<{ delivery: Delivery; outcome: Attempted }, void>(async (batch) => {
-    await this.record(batch);
+    // Tried again while another instance holds the write lock: each statement touches only rows this
+    // worker still holds and lets go of them, so a second try never records an outcome twice.
+    await whileBusy(() => this.record(batch));
     return batch.map(() => ({ ok: undefined }));
   });
 
@@ -287,10 +289,12 @@ export class DeliveryWorker {
             ) <= ${keyCap}
             ORDER BY next_attempt_at
             LIMIT ${limit}`;
-    const rows = await this.database().$queryRaw<Claimed[]>`
+    // Another instance's claim or record may hold the write lock for a moment (libSQL's engine does
+    // not wait for it at all): one statement, so it can simply be tried again (lib/db whileBusy).
+    const rows = await whileBusy(() => this.database().$queryRaw<Claimed[]>`
       UPDATE outbox SET lease_owner = ${this.options.owner}, lease_expires_at = ${leaseUntil}, attempts = attempts + 1
       WHERE id IN (${claimable})
-      RETURNING id, kind, entry_id, attempts, event, payload`;
+      RETURNING id, kind, entry_id, attempts, event, payload`);
     return rows.map((row) => ({ id: row.id, kind: row.kind, entryId: Number(row.entry_id), attempt: Number(row.attempts), event: row.event, payload: row.payload }));
   }
 
