@@ -157,11 +157,37 @@ function summary(name: string, runs: Measurement[]) {
   };
 }
 
+/**
+ * The server's slow_query lines (lib/db), grouped by statement: what kept the database thread, and
+ * so every sign-up waiting for it, busy for SLOW_QUERY_MS or more. A p99 above the floor's starts here.
+ */
+function printSlowQueries(output: string): void {
+  const byStatement = new Map<string, { count: number; totalMs: number; maxMs: number }>();
+  for (const line of output.split("\n")) {
+    if (!line.includes('"slow_query"')) continue;
+    const { slow_query: slow } = JSON.parse(line) as { slow_query: { op: string; ms: number; statement?: string } };
+    const key = (slow.statement ?? slow.op).slice(0, 90);
+    const seen = byStatement.get(key) ?? { count: 0, totalMs: 0, maxMs: 0 };
+    byStatement.set(key, { count: seen.count + 1, totalMs: seen.totalMs + slow.ms, maxMs: Math.max(seen.maxMs, slow.ms) });
+  }
+  console.log(`\nthe database thread busy ${SLOW_QUERY_MS} ms or more at once (slow_query), warm-up included: ${byStatement.size === 0 ? "never" : ""}`);
+  for (const [statement, { count, totalMs, maxMs }] of [...byStatement].sort((a, b) => b[1].totalMs - a[1].totalMs)) {
+    console.log(`  ${String(count).padStart(5)} x, max ${maxMs.toFixed(0).padStart(5)} ms, total ${totalMs.toFixed(0).padStart(6)} ms  ${statement}`);
+  }
+}
+
 ensureBuild(true);
 // A seeded database is copied whole first; otherwise a fresh, migrated one.
 const siteDb = SEEDED_DATABASE ? copyDatabase(SEEDED_DATABASE, "bench-signups") : freshDatabase("bench-signups");
 const baselineDb = freshDatabase("bench-baseline");
-const site = await startSiteServer({ port: 3243, databaseFile: siteDb, env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1", ...webhookEnv } });
+/** What held the database thread for longer than this during the runs is printed at the end (the server's slow_query log). */
+const SLOW_QUERY_MS = process.env.WAITLIST_SLOW_QUERY_MS ?? "20";
+const site = await startSiteServer({
+  port: 3243,
+  databaseFile: siteDb,
+  env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1", WAITLIST_SLOW_QUERY_MS: SLOW_QUERY_MS, ...webhookEnv },
+  output: true,
+});
 const signupRuns: Measurement[] = [];
 const floorRuns: Measurement[] = [];
 const duplicateRuns: Measurement[] = [];
@@ -231,6 +257,7 @@ console.log(
   `rows after the run: ${rows}; sign-ups answered 201: ${acknowledged.length}; answered but not stored: ${missing}` +
     ` (${missing === 0 ? "every answered sign-up stored" : "LOST SIGN-UPS"})`,
 );
+printSlowQueries(site.output());
 let deliveryProblem = false;
 if (WITH_WEBHOOK) {
   const { owed, delivered, notOnce } = checkDelivered(siteDb);

@@ -94,6 +94,8 @@ const envSchema = z.object({
    * choice, which lets a busy server's heap reach about three times what is live (docs/performance.md).
    */
   WAITLIST_HEAP_GROWING_PERCENT: wholeNumber(0).default(50),
+  /** A database query (or transaction) that holds the database this long (ms) is logged as slow_query; 0 logs every one. Unset: lib/db's SLOW_QUERY_MS. */
+  WAITLIST_SLOW_QUERY_MS: wholeNumber(0).optional(),
   /** Sign-ups (and rate-limit counts) that may wait to be written at once; more are answered 503 at once. */
   WAITLIST_MAX_PENDING_WRITES: wholeNumber(1).default(512),
   /** How long a sign-up may wait for its turn to be written before it is answered 503 (nothing stored). */
@@ -158,6 +160,7 @@ const ENV_NAMES = [
   "WAITLIST_EMAIL_DOMAINS_ALLOW",
   "WAITLIST_MAX_IN_FLIGHT",
   "WAITLIST_HEAP_GROWING_PERCENT",
+  "WAITLIST_SLOW_QUERY_MS",
   "WAITLIST_MAX_PENDING_WRITES",
   "WAITLIST_REQUEST_DEADLINE_MS",
   "WAITLIST_RETENTION_DAYS",

@@ -14,7 +14,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
-import { databaseSettings, type DatabaseSettings } from "../env";
+import { databaseSettings, parseEnv, type DatabaseSettings } from "../env";
 import { PrismaClient } from "../generated/prisma/client";
 import { forgetSingleton, singleton } from "../singleton";
 import { sqliteFileInWorker, type WorkerConnectionOptions } from "./worker-connection";
@@ -40,6 +40,13 @@ export const QUERY_TIMEOUT_MS = 15_000;
 
 /** After the file failed to open, how long queries fail at once before it is tried again. */
 export const REOPEN_AFTER_MS = 1_000;
+
+/**
+ * A query that keeps the database thread this long, or a transaction open this long, is logged
+ * (slow_query): every sign-up waits behind it. A batch of sign-ups takes 1-5 ms; WAITLIST_SLOW_QUERY_MS
+ * sets another threshold for the site (docs/operations.md).
+ */
+export const SLOW_QUERY_MS = 100;
 
 /**
  * Run on every connection before its first query. In WAL mode SQLite defaults
@@ -80,12 +87,13 @@ function driverAdapter(settings: DatabaseSettings, connection: ConnectionOptions
     synced: SYNCED,
     queryTimeoutMs: QUERY_TIMEOUT_MS,
     reopenAfterMs: REOPEN_AFTER_MS,
+    slowQueryMs: SLOW_QUERY_MS,
     ...connection,
   });
 }
 
 /** Other deadlines for the embedded file's thread, or another script for it (the fault tests' probe). */
-export type ConnectionOptions = Partial<Pick<WorkerConnectionOptions, "queryTimeoutMs" | "reopenAfterMs" | "script">>;
+export type ConnectionOptions = Partial<Pick<WorkerConnectionOptions, "queryTimeoutMs" | "reopenAfterMs" | "script" | "slowQueryMs">>;
 
 /**
  * A new client on a database (by default the one the environment names). A
@@ -104,7 +112,10 @@ export function createDatabase(settings: DatabaseSettings = databaseSettings(), 
 
 /** The process's one client for DATABASE_URL (lib/singleton.ts), made on first use (never at build time). */
 export function getDatabase(): Database {
-  return singleton("database", () => createDatabase());
+  return singleton("database", () => {
+    const env = parseEnv();
+    return createDatabase(databaseSettings(env), { slowQueryMs: env.WAITLIST_SLOW_QUERY_MS ?? SLOW_QUERY_MS });
+  });
 }
 
 /** Closes the process's client, for tests and graceful shutdown. */

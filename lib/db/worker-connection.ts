@@ -55,11 +55,33 @@ export type WorkerConnectionOptions = {
   reopenAfterMs: number;
   /** The worker's script; tests give one that can be made to crash. */
   script?: string;
+  /**
+   * A request that keeps the thread busy this long, or a transaction open this long, is logged
+   * (slow_query): every other query, sign-ups included, waits for it. 0 logs every request.
+   */
+  slowQueryMs: number;
 };
 
 type Failure = { name?: string; message?: string; cause?: unknown; code?: string };
-type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure };
-type Waiting = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
+/** slowMs: the request kept the thread that long; openMs: the transaction it ended was open that long (each only past slowQueryMs). */
+type Reply = ({ id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure }) & { slowMs?: number; openMs?: number; firstStatement?: string };
+type Waiting = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout; op: string; arg: unknown };
+
+/** What a slow request was, for its log line: the statement's text (never its values, which are bound apart), shortened. */
+function statementOf(op: string, arg: unknown): string {
+  const sql = typeof arg === "string" ? arg : (arg as { sql?: unknown } | undefined)?.sql;
+  if (typeof sql !== "string") return op;
+  const text = sql.replace(/\s+/g, " ").trim();
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+function logSlow(reply: Reply, pending: Waiting): void {
+  if (reply.slowMs !== undefined) log.warn({ slow_query: { op: pending.op, ms: reply.slowMs, statement: statementOf(pending.op, pending.arg) } }, "the database was busy with one query");
+  if (reply.openMs !== undefined) {
+    const statement = `transaction: ${statementOf("", { sql: reply.firstStatement ?? "(no statement)" })}`;
+    log.warn({ slow_query: { op: "transaction", ms: reply.openMs, statement } }, "a transaction held the database");
+  }
+}
 
 /** The worker's error as the main thread's: Prisma recognises a driver error by its name and cause. */
 function errorFrom(failure: Failure): Error {
@@ -88,6 +110,7 @@ class Thread {
       clearTimeout(pending.timer);
       // An idle worker must not keep a finished command (the operator tool, a test) running.
       if (this.waiting.size === 0) worker.unref();
+      if (reply.slowMs !== undefined || reply.openMs !== undefined) logSlow(reply, pending);
       if (reply.ok) pending.resolve(reply.value);
       else pending.reject(errorFrom(reply.error));
     });
@@ -112,7 +135,7 @@ class Thread {
       const timer = setTimeout(() => {
         this.end(new DatabaseUnavailable(`the database did not answer within ${this.queryTimeoutMs} ms (${op})`, "database_query_deadline"));
       }, this.queryTimeoutMs);
-      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject, timer, op, arg });
       this.worker.ref();
       this.worker.postMessage({ id, op, arg, tx });
     });
@@ -170,6 +193,7 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
       workerData: {
         config: { url: options.file, fileMustExist: true, timeout: options.busyTimeoutMs },
         driver: options.driver,
+        slowMs: options.slowQueryMs,
         setup: options.setup,
         withoutSync: options.withoutSync,
         synced: options.synced,

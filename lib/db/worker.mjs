@@ -74,14 +74,30 @@ async function commit(transaction) {
   }
 }
 
+/** Open transactions by number, each with when it began: a transaction holds the write lock from its first write to its end. */
 const transactions = new Map();
 let lastTransaction = 0;
+
+/**
+ * How long the thread was busy with one request, or a transaction open, in ms, when that reached
+ * workerData.slowMs: everything else waits for the database meanwhile (sign-ups included), so the
+ * main side logs it (slow_query, docs/operations.md). Undefined below the threshold.
+ */
+function slow(ms) {
+  return ms >= workerData.slowMs ? Math.round(ms * 10) / 10 : undefined;
+}
 
 parentPort.on("message", async ({ id, op, tx, arg }) => {
   // Only the main side's numbered requests are ours to answer.
   if (typeof id !== "number") return;
+  const started = performance.now();
+  let openFor;
+  let first;
   try {
-    const target = tx === undefined ? adapter : transactions.get(tx);
+    const open = tx === undefined ? undefined : transactions.get(tx);
+    const target = tx === undefined ? adapter : open?.transaction;
+    // A transaction is known in the slow log by its first statement.
+    if (open && open.first === undefined && (op === "queryRaw" || op === "executeRaw")) open.first = arg.sql;
     let value;
     if (op === "queryRaw" && arg.sql.startsWith(workerData.withoutSync)) value = await withoutSync(() => target.queryRaw(arg));
     else if (op === "queryRaw") value = await target.queryRaw(arg);
@@ -90,18 +106,20 @@ parentPort.on("message", async ({ id, op, tx, arg }) => {
     else if (op === "startTransaction") {
       const transaction = await adapter.startTransaction(arg);
       lastTransaction += 1;
-      transactions.set(lastTransaction, transaction);
+      transactions.set(lastTransaction, { transaction, began: started, first: undefined });
       value = { tx: lastTransaction, options: transaction.options };
-    } else if (op === "commit") {
+    } else if (op === "commit" || op === "rollback") {
+      openFor = started - (open?.began ?? started);
+      first = open?.first;
       transactions.delete(tx);
-      await commit(target);
-    } else if (op === "rollback") {
-      transactions.delete(tx);
-      await target.rollback();
+      if (op === "commit") await commit(target);
+      else await target.rollback();
     } else if (op === "shedConnection") await shedConnection();
     else if (op === "dispose") await adapter.dispose();
-    parentPort.postMessage({ id, ok: true, value });
+    const took = performance.now() - started;
+    const openMs = openFor === undefined ? undefined : slow(openFor + took);
+    parentPort.postMessage({ id, ok: true, value, slowMs: slow(took), openMs, firstStatement: openMs === undefined ? undefined : first });
   } catch (error) {
-    parentPort.postMessage({ id, ok: false, error: portable(error) });
+    parentPort.postMessage({ id, ok: false, error: portable(error), slowMs: slow(performance.now() - started) });
   }
 });
