@@ -5,15 +5,16 @@
  * up in passes and moves its mark with the rows it adds.
  */
 import { describe, expect, it } from "vitest";
-import { getDatabase } from "@/lib/db";
+import { createDatabase, getDatabase } from "@/lib/db";
+import { databaseSettings, parseEnv } from "@/lib/env";
 import { listPage, parseListQuery } from "@/lib/operator/list";
-import { indexAllEntries, indexNewEntries } from "@/lib/operator/search-index";
+import { indexAllEntries, indexNewEntries, PASS_ROWS } from "@/lib/operator/search-index";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { validSignup } from "./fixtures/signup";
 import { setUpTestDatabase } from "./support/database";
 
-setUpTestDatabase();
+const { url } = setUpTestDatabase();
 
 async function signUp(company: string, email: string): Promise<number> {
   const result = await addToWaitlist(waitlistSignupSchema.parse(validSignup({ company_name: company, email })));
@@ -74,9 +75,31 @@ describe("the search index behind the sign-ups", () => {
     await getDatabase().$executeRaw`
       INSERT INTO waitlist_entries (company_name, contact_name, email, email_normalized, phone, business_type, company_size, created_at)
       SELECT value ->> 0, 'Pat', value ->> 1, value ->> 1, '555 0100', 'hvac', '1-5', '2026-11-25T10:00:00.000+00:00' FROM json_each(${rows})`;
-    expect(await indexNewEntries(getDatabase())).toBe(2_000);
-    expect(await indexAllEntries(getDatabase())).toBe(2_500);
+    const first = Number((await getDatabase().waitlistEntry.findFirstOrThrow({ where: { companyName: "Backlog Co 0" } })).id);
+    expect(await indexNewEntries(getDatabase())).toBe(PASS_ROWS);
+    expect(await mark()).toBe(first + PASS_ROWS - 1);
+    expect(await indexAllEntries(getDatabase())).toBe(4_500 - PASS_ROWS);
     await indexIsWhole(true);
     expect((await search("backlog co 4499")).length).toBe(1);
+  });
+
+  it("indexes each entry once when two instances work the same backlog at the same moment", async () => {
+    const rows = JSON.stringify(Array.from({ length: 3_000 }, (_, i) => [`Race Co ${i}`, `r${i}@race.example`]));
+    await getDatabase().$executeRaw`
+      INSERT INTO waitlist_entries (company_name, contact_name, email, email_normalized, phone, business_type, company_size, created_at)
+      SELECT value ->> 0, 'Pat', value ->> 1, value ->> 1, '555 0100', 'hvac', '1-5', '2026-11-25T10:00:00.000+00:00' FROM json_each(${rows})`;
+    const other = createDatabase(databaseSettings({ ...parseEnv(), DATABASE_URL: url }));
+    try {
+      const added = await Promise.all([indexAllEntries(getDatabase()), indexAllEntries(other), indexAllEntries(getDatabase()), indexAllEntries(other)]);
+      // A pass that lost the race adds nothing and ends its look; whatever is left waits for the next second.
+      const rest = await indexAllEntries(getDatabase());
+      expect(added.reduce((sum, n) => sum + n, rest)).toBe(3_000);
+    } finally {
+      await other.$disconnect();
+    }
+    expect(await mark()).toBe(Number((await getDatabase().waitlistEntry.aggregate({ _max: { id: true } }))._max.id));
+    // A row indexed twice, or one left out, fails FTS5's check against the entries.
+    await indexIsWhole(true);
+    expect((await search("race co 2999")).length).toBe(1);
   });
 });

@@ -3,46 +3,49 @@
  * email) filled behind the sign-ups rather than inside each one: at a million rows its insert
  * was three quarters of a sign-up's time in the database (docs/performance.md). Every instance
  * runs this each second; the index always holds exactly the entries up to
- * waitlist_search_state.indexed_up_to, moved in the same transaction as the rows it adds, so
- * two instances never index a row twice. The list's search reads the newer entries directly
+ * waitlist_search_state.indexed_up_to. Moving the mark is what indexes the entries it passes (a
+ * trigger, in the same statement), and the mark moves only from where this pass read it, so two
+ * instances never index a row twice. The list's search reads the newer entries directly
  * (lib/operator/list.ts), so nothing waits for this to be found.
  */
 import "server-only";
-import { getDatabase, whileBusy, type Database } from "../db";
+import { getDatabase, Prisma, whileBusy, WITHOUT_SYNC, type Database } from "../db";
 import { runPeriodically } from "../periodic";
 
-/** Entries indexed per transaction: a backlog (a restore, a long stop) is worked through in short writes. */
-const BATCH = 2_000;
+/**
+ * Entries indexed per statement. Every other query waits while one runs: at a million entries a
+ * pass of 250 takes 5-15 ms (FTS5 writes and merges its segments as it goes), about a sign-up
+ * batch's own time; 2,000 took up to 60 ms (docs/performance.md, issue 29).
+ */
+export const PASS_ROWS = 250;
 const SEARCH_INDEX_EVERY_MS = 1_000;
 
-/** The newest BATCH entries' upper id past the mark: the rows one pass indexes. */
-const PASS_END = `(SELECT max(id) FROM (SELECT id FROM waitlist_entries WHERE id > (SELECT indexed_up_to FROM waitlist_search_state) ORDER BY id LIMIT ${BATCH}))`;
+type Pass = { mark: bigint | number; end: bigint | number | null; rows: bigint | number };
 
-/** Indexes the next entries not yet in the index (at most BATCH); how many it added. */
-export async function indexNewEntries(database: Database): Promise<number> {
-  // A read first: with nothing new (most seconds), no write transaction, no sync, no lock taken.
-  const [{ behind }] = await database.$queryRaw<[{ behind: unknown }]>`
-    SELECT EXISTS (SELECT 1 FROM waitlist_entries WHERE id > (SELECT indexed_up_to FROM waitlist_search_state)) AS behind`;
-  if (!Number(behind)) return 0;
-  const [added] = await whileBusy(() =>
-    database.$transaction([
-      database.$executeRawUnsafe(`
-        INSERT INTO waitlist_search (rowid, contact_name, company_name, email)
-        SELECT id, contact_name, company_name, email FROM waitlist_entries
-        WHERE id > (SELECT indexed_up_to FROM waitlist_search_state) AND id <= ${PASS_END}`),
-      database.$executeRawUnsafe(`UPDATE waitlist_search_state SET indexed_up_to = coalesce(${PASS_END}, indexed_up_to)`),
-    ]),
+/** Indexes the next entries not yet in the index (at most `batch`); how many it added. */
+export async function indexNewEntries(database: Database, batch = PASS_ROWS): Promise<number> {
+  // A read first: with nothing new (most seconds), no write, no lock taken, no sync.
+  const [pass] = await database.$queryRaw<[Pass]>`
+    SELECT mark, max(id) AS end, count(id) AS rows FROM (SELECT indexed_up_to AS mark FROM waitlist_search_state)
+    LEFT JOIN (SELECT id FROM waitlist_entries WHERE id > (SELECT indexed_up_to FROM waitlist_search_state) ORDER BY id LIMIT ${batch}) ON true`;
+  if (pass.end === null) return 0;
+  // Only from the mark as read: if another instance moved it meanwhile, this pass adds nothing.
+  // The commit needs no sync of its own: the next sign-up's commit syncs the log with it, and a
+  // pass lost to a power cut is lost together with its mark, so it is simply made again (lib/db).
+  const moved = await whileBusy(() =>
+    database.$queryRaw<unknown[]>`${Prisma.raw(WITHOUT_SYNC)}
+      UPDATE waitlist_search_state SET indexed_up_to = ${pass.end} WHERE id = 1 AND indexed_up_to = ${pass.mark} RETURNING id`,
   );
-  return added;
+  return moved.length === 0 ? 0 : Number(pass.rows);
 }
 
 /** Indexes every entry not yet in the index (after a seed or a restore); how many it added. */
-export async function indexAllEntries(database: Database): Promise<number> {
+export async function indexAllEntries(database: Database, batch = PASS_ROWS): Promise<number> {
   let total = 0;
   for (;;) {
-    const added = await indexNewEntries(database);
+    const added = await indexNewEntries(database, batch);
     total += added;
-    if (added < BATCH) return total;
+    if (added < batch) return total;
   }
 }
 
