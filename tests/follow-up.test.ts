@@ -23,10 +23,10 @@ import { DeliveryWorker } from "@/lib/outbox/worker";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { OVERDUE_EVENT, STATUS_CHANGED_EVENT, webhookChannel } from "@/lib/waitlist/webhook";
-import { setUpTestDatabase } from "./support/database";
+import { holdWriteLock, setUpTestDatabase } from "./support/database";
 import { validSignup } from "./support/requests";
 
-const { url: databaseUrl } = setUpTestDatabase();
+const { url: databaseUrl, file: databaseFile } = setUpTestDatabase();
 
 const ana: Actor = { email: "ana@fieldcrew.app", operatorId: null };
 const bo: Actor = { email: "bo@fieldcrew.app", operatorId: null };
@@ -232,6 +232,30 @@ describe("notifications out", () => {
       await other.$disconnect();
       await receiver.close();
     }
+  });
+
+  it("takes no write lock in a minute when nobody passed the deadline, with or without a webhook", async () => {
+    await signUp({}, new Date(Date.now() - HOUR));
+    // Another process holds the write lock: a look that wanted to write would wait for it (3 s) and fail.
+    const lock = await holdWriteLock(databaseFile);
+    try {
+      const started = performance.now();
+      expect(await raiseOverdue(getDatabase(), { deliveries: ["webhook"] })).toBe(0);
+      expect(await raiseOverdue(getDatabase(), { deliveries: [] })).toBe(0);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    } finally {
+      await lock.release();
+    }
+  });
+
+  it("marks without a transaction when no webhook is owed, and owes nothing", async () => {
+    const now = new Date();
+    const late = await signUp({}, new Date(now.getTime() - 49 * HOUR));
+    await getDatabase().outboxMessage.deleteMany();
+    expect(await raiseOverdue(getDatabase(), { deliveries: [], now })).toBe(1);
+    expect((await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: late } })).overdueAt).toEqual(now);
+    expect(await getDatabase().outboxMessage.count()).toBe(0);
+    expect(await raiseOverdue(getDatabase(), { deliveries: ["webhook"], now })).toBe(0);
   });
 
   it("works a backlog larger than a batch through in one look, each entry marked and owed once", async () => {

@@ -16,6 +16,12 @@ const VISIT_SWEEP_EVERY_MS = 5 * 60 * 1000;
 /** Deletes the salts, marks and per-address counts of days before today; the rows deleted. */
 export async function forgetPastDays(database: Database, now = new Date()): Promise<number> {
   const today = utcDay(now);
+  // A read first: on all but the first sweep of a day there is nothing to delete, and then no write
+  // transaction holds the database (and every sign-up behind it) across its steps.
+  const [{ past }] = await database.$queryRaw<[{ past: unknown }]>`
+    SELECT EXISTS (SELECT 1 FROM visit_salts WHERE day < ${today}) OR EXISTS (SELECT 1 FROM visit_marks WHERE day < ${today})
+        OR EXISTS (SELECT 1 FROM visit_addresses WHERE day < ${today}) AS past`;
+  if (!Number(past)) return 0;
   const [salts, marks, addresses] = await database.$transaction([
     database.visitSalt.deleteMany({ where: { day: { lt: today } } }),
     database.visitMark.deleteMany({ where: { day: { lt: today } } }),
@@ -27,6 +33,9 @@ export async function forgetPastDays(database: Database, now = new Date()): Prom
 /** Deletes the day aggregates of days wholly before the retention cutoff. */
 export async function removeExpiredVisitFigures(database: Database, retentionDays: number, now = new Date()): Promise<number> {
   const firstKept = utcDay(retentionCutoff(retentionDays, now));
+  const [{ expired }] = await database.$queryRaw<[{ expired: unknown }]>`
+    SELECT EXISTS (SELECT 1 FROM traffic_days WHERE day < ${firstKept}) OR EXISTS (SELECT 1 FROM vital_days WHERE day < ${firstKept}) AS expired`;
+  if (!Number(expired)) return 0;
   const [traffic, vitals] = await database.$transaction([
     database.trafficDay.deleteMany({ where: { day: { lt: firstKept } } }),
     database.vitalDay.deleteMany({ where: { day: { lt: firstKept } } }),

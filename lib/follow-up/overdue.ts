@@ -1,16 +1,16 @@
 /**
  * waitlist.entry.overdue: raised once for each entry that passes its 48-hour deadline
  * still awaiting contact. Every instance sweeps each minute (server.ts); one statement
- * marks the entries (overdue_at) and the same transaction writes their webhooks, so two
- * instances sweeping at once cannot both raise one: SQLite runs their transactions one
- * after the other, and the second finds the entries marked. The mark is kept with or
+ * marks the entries (overdue_at) and, with a webhook configured, the same transaction
+ * writes their webhooks, so two instances sweeping at once cannot both raise one: SQLite
+ * runs their writes one after the other, and the second finds the entries marked. The mark is kept with or
  * without a webhook configured, so configuring one later does not announce old deadlines.
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { whileBusy, type Database } from "../db";
+import { Prisma, whileBusy, type Database } from "../db";
 import type { DeliveryKind } from "../outbox/worker";
-import { owe } from "../outbox/owe";
+import { owe, type OwedDelivery } from "../outbox/owe";
 import { deadlineOf, RESPONSE_MS } from "./states";
 
 /**
@@ -28,31 +28,43 @@ export async function raiseOverdue(database: Database, options: { deliveries: re
   const now = options.now ?? new Date();
   const batch = options.batch ?? OVERDUE_BATCH;
   const cutoff = new Date(now.getTime() - RESPONSE_MS);
+  // The partial index waitlist_entries_overdue_watch_idx holds exactly these rows, named because
+  // SQLite's planner chose the (follow_up_state, created_at) index instead and read every entry
+  // awaiting contact past the cutoff, announced or not: 130-290 ms at a million entries, every
+  // minute, with every sign-up waiting behind it (docs/performance.md, issue 29). With it: 1-4 ms.
+  const due = Prisma.sql`
+    SELECT id FROM waitlist_entries INDEXED BY waitlist_entries_overdue_watch_idx
+    WHERE follow_up_state = 'awaiting' AND overdue_at IS NULL AND created_at <= ${cutoff}
+    ORDER BY created_at LIMIT ${batch}`;
+  const mark = (db: Pick<Database, "$queryRaw">) =>
+    db.$queryRaw<{ id: bigint | number; created_at: Date }[]>`UPDATE waitlist_entries SET overdue_at = ${now} WHERE id IN (${due}) RETURNING id, created_at`;
+  const owesWebhooks = options.deliveries.includes("webhook");
   let raised = 0;
   for (;;) {
-    const count = await whileBusy(() => database.$transaction(async (tx) => {
-      // The partial index waitlist_entries_overdue_watch_idx holds exactly these rows, named because
-      // SQLite's planner chose the (follow_up_state, created_at) index instead and read every entry
-      // awaiting contact past the cutoff, announced or not: 130-290 ms at a million entries, every
-      // minute, with every sign-up waiting behind it (docs/performance.md, issue 29). With it: 1-4 ms.
-      const marked = await tx.$queryRaw<{ id: bigint | number; created_at: Date }[]>`
-        UPDATE waitlist_entries SET overdue_at = ${now}
-        WHERE id IN (
-          SELECT id FROM waitlist_entries INDEXED BY waitlist_entries_overdue_watch_idx
-          WHERE follow_up_state = 'awaiting' AND overdue_at IS NULL AND created_at <= ${cutoff}
-          ORDER BY created_at LIMIT ${batch})
-        RETURNING id, created_at`;
-      if (options.deliveries.includes("webhook")) {
-        const rows = marked.map((row) => {
-          const deadline = deadlineOf(new Date(row.created_at)).toISOString();
-          const payload: OverduePayload = { at: deadline, deadline, state: "awaiting" };
-          return { id: randomUUID(), kind: "webhook" as const, entryId: Number(row.id), event: "overdue", payload: JSON.stringify(payload), throttleKey: null };
-        });
-        await owe(tx, rows, now);
-      }
-      return marked.length;
-    }));
+    // A read first: most minutes nobody has passed the deadline, and then nothing is written. A
+    // write transaction held the database for 150-200 ms at a time under load, waiting for the
+    // main thread between its steps (docs/performance.md, issue 29).
+    const [{ waiting }] = await database.$queryRaw<[{ waiting: unknown }]>`SELECT EXISTS (${due}) AS waiting`;
+    if (!Number(waiting)) return raised;
+    // Without a webhook to owe, the mark is one statement. With one, the same transaction writes
+    // the webhooks, so a mark is never stored without them.
+    const count = owesWebhooks
+      ? await whileBusy(() =>
+          database.$transaction(async (tx) => {
+            const marked = await mark(tx);
+            await owe(tx, marked.map((row) => overdueWebhook(Number(row.id), new Date(row.created_at))), now);
+            return marked.length;
+          }),
+        )
+      : (await whileBusy(() => mark(database))).length;
     raised += count;
     if (count < batch) return raised;
   }
+}
+
+/** The waitlist.entry.overdue webhook owed for an entry made at `createdAt`. */
+function overdueWebhook(entryId: number, createdAt: Date): OwedDelivery {
+  const deadline = deadlineOf(createdAt).toISOString();
+  const payload: OverduePayload = { at: deadline, deadline, state: "awaiting" };
+  return { id: randomUUID(), kind: "webhook", entryId, event: "overdue", payload: JSON.stringify(payload), throttleKey: null };
 }
