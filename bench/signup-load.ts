@@ -21,6 +21,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { signupBodyFor, uniqueSignupBody } from "./support/signups";
@@ -186,7 +187,7 @@ const site = await startSiteServer({
   port: 3243,
   databaseFile: siteDb,
   env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1", WAITLIST_SLOW_QUERY_MS: SLOW_QUERY_MS, ...webhookEnv },
-  output: true,
+  logFile: path.resolve(".tmp", "bench-signups", "server.log"),
 });
 const signupRuns: Measurement[] = [];
 const floorRuns: Measurement[] = [];

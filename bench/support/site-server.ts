@@ -3,7 +3,7 @@
  * child process on a database of its own, for the crash, soak and load runs.
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -21,7 +21,7 @@ export type SiteServer = {
   url: string;
   pid: number;
   child: ChildProcess;
-  /** Everything the server wrote to standard output (its JSON log lines), when started with `output: true`. */
+  /** Everything the server wrote to standard output (its JSON log lines), when started with `output: true` (or the logFile's text). */
   output(): string;
   /** Resident memory of the server process in MiB, from /proc. */
   rssMiB(): number;
@@ -138,6 +138,11 @@ export async function startSiteServer(options: {
   nodeArgs?: string[];
   /** Keep what the server writes to standard output (its log). */
   output?: boolean;
+  /**
+   * Or write it to this file: a benchmark's choice. A pipe makes the server's log writes wait for
+   * this process to read them (stdout to a pipe is synchronous on Linux), which the figures would show.
+   */
+  logFile?: string;
   /** The path polled until the server answers 200 (default: a security question). */
   readyPath?: string;
 }): Promise<SiteServer> {
@@ -147,7 +152,7 @@ export async function startSiteServer(options: {
     [...(options.nodeArgs ?? []), ...(options.preload ?? []).flatMap((file) => ["--require", path.resolve(file)]), "--import", "tsx", options.script ?? "server.ts", "--port", String(options.port)],
     { DATABASE_URL: options.url ?? `file:${options.databaseFile}`, ...options.env },
     options.readyPath ?? "/api/waitlist/challenge",
-    options.output ?? false,
+    options.logFile ?? options.output ?? false,
   );
 }
 
@@ -169,17 +174,21 @@ async function startServerProcess(
   args: string[],
   env: Record<string, string | undefined>,
   readyPath: string,
-  keepOutput: boolean,
+  /** true: kept in memory (output()); a path: written to that file; false: dropped. */
+  keepOutput: boolean | string,
 ): Promise<SiteServer> {
   const url = `http://127.0.0.1:${port}`;
   await assertPortFree(port);
   const probe = ["--expose-gc", "--require", path.resolve("bench/support/memory-probe.cjs")];
   const environment = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOSTNAME: "127.0.0.1", ...env } as NodeJS.ProcessEnv;
   for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
+  const logFd = typeof keepOutput === "string" ? openSync(keepOutput, "w") : undefined;
   const child: ChildProcess = spawn(process.execPath, [...probe, ...args], {
     env: environment,
-    stdio: ["ignore", keepOutput ? "pipe" : "ignore", "pipe"],
+    stdio: ["ignore", logFd ?? (keepOutput ? "pipe" : "ignore"), "pipe"],
   });
+  // The child has its own copy of the file's descriptor.
+  if (logFd !== undefined) closeSync(logFd);
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => void (output += chunk.toString()));
   let stderr = "";
@@ -199,7 +208,7 @@ async function startServerProcess(
     url,
     pid: child.pid!,
     child,
-    output: () => output,
+    output: () => (typeof keepOutput === "string" ? readFileSync(keepOutput, "utf8") : output),
     rssMiB: () => rssMiBOf(child.pid!),
     memoryAfterGc: () =>
       new Promise((resolve) => {
