@@ -5,7 +5,7 @@
  * query under the threshold is not logged.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createDatabase, type Database } from "@/lib/db";
+import { createDatabase, getDatabase, SLOW_QUERY_MS, type Database } from "@/lib/db";
 import { databaseSettings, parseEnv } from "@/lib/env";
 import { captureLog } from "@/lib/log";
 import { setUpTestDatabase } from "./support/database";
@@ -55,6 +55,19 @@ describe("the slow-query log", () => {
     expect(lines.map((line) => line.slow_query.op)).toEqual(["transaction"]);
     expect(lines[0]!.slow_query.statement).toBe("transaction: UPDATE waitlist_search_state SET indexed_up_to = indexed_up_to WHERE id = ?");
     expect(lines[0]!.slow_query.ms).toBeGreaterThanOrEqual(80);
+  });
+
+  it("is the site's: its client logs past SLOW_QUERY_MS by default, a client made for a script or the operator tool never", async () => {
+    captured = captureLog();
+    // Several times the default threshold on this machine.
+    const long = (db: Database) => db.$queryRaw`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT count(*) AS c FROM n`;
+    database = createDatabase(databaseSettings({ ...parseEnv(), DATABASE_URL: url }));
+    await long(database);
+    expect(slowLines()).toEqual([]);
+    const started = performance.now();
+    await long(getDatabase());
+    expect(performance.now() - started).toBeGreaterThan(SLOW_QUERY_MS);
+    expect(slowLines().map((line) => line.slow_query.op)).toEqual(["queryRaw"]);
   });
 
   it("stays quiet below the threshold", async () => {
