@@ -14,8 +14,7 @@ import { runPeriodically } from "../periodic";
 
 /**
  * Entries indexed per statement. Every other query waits while one runs: at a million entries a
- * pass of 250 takes 5-15 ms (FTS5 writes and merges its segments as it goes), about a sign-up
- * batch's own time; 2,000 took up to 60 ms (docs/performance.md, issue 29).
+ * pass of 250 takes about 2 ms, up to 30 when FTS5 merges its segments (docs/performance.md, issue 29).
  */
 export const PASS_ROWS = 250;
 const SEARCH_INDEX_EVERY_MS = 1_000;
