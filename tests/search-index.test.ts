@@ -12,9 +12,9 @@ import { indexAllEntries, indexNewEntries, PASS_ROWS } from "@/lib/operator/sear
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { validSignup } from "./fixtures/signup";
-import { setUpTestDatabase } from "./support/database";
+import { holdWriteLock, setUpTestDatabase } from "./support/database";
 
-const { url } = setUpTestDatabase();
+const { url, file } = setUpTestDatabase();
 
 async function signUp(company: string, email: string): Promise<number> {
   const result = await addToWaitlist(waitlistSignupSchema.parse(validSignup({ company_name: company, email })));
@@ -81,6 +81,32 @@ describe("the search index behind the sign-ups", () => {
     expect(await indexAllEntries(getDatabase())).toBe(4_500 - PASS_ROWS);
     await indexIsWhole(true);
     expect((await search("backlog co 4499")).length).toBe(1);
+  });
+
+  it("gives up a pass at once while another process holds the write lock (the connection stays free for sign-ups), and makes it later", async () => {
+    const id = await signUp("Litware Heating", "lock@litware.example");
+    const lock = await holdWriteLock(file);
+    try {
+      const started = performance.now();
+      expect(await indexNewEntries(getDatabase())).toBe(0);
+      // Not the busy timeout (3 s): the pass did not wait for the lock.
+      expect(performance.now() - started).toBeLessThan(1_000);
+      // The connection is whole: a read right after it answers.
+      expect(await search("litware")).toEqual([id]);
+    } finally {
+      await lock.release();
+    }
+    expect(await indexNewEntries(getDatabase())).toBe(1);
+    expect(await mark()).toBe(id);
+    await indexIsWhole(true);
+
+    // The connection's busy timeout is back for everything else: a write waits out a short lock
+    // (better-sqlite3; libSQL's engine never waits, and the site's writes try again instead).
+    if (process.env.DATABASE_DRIVER !== "libsql") {
+      const short = await holdWriteLock(file);
+      setTimeout(() => void short.release(), 300);
+      expect(await getDatabase().$executeRaw`UPDATE waitlist_search_state SET indexed_up_to = indexed_up_to WHERE id = ${1}`).toBe(1);
+    }
   });
 
   it("merges its segments eight at a time (fewer rewrites of each entry, so shorter passes: docs/performance.md)", async () => {

@@ -71,6 +71,15 @@ const CONNECTION_SETUP = `${SYNCED}; PRAGMA foreign_keys = ON; PRAGMA cache_size
  */
 export const WITHOUT_SYNC = "/* without sync */";
 
+/**
+ * Put first in a background statement that should not wait for another process's write lock (the
+ * search index's pass): on the embedded file it runs with no busy timeout, so it fails busy at once
+ * instead of holding the site's one connection, and every sign-up behind it, for BUSY_TIMEOUT_MS.
+ * Its job tries again at its next turn. (libSQL's engine never waits anyway.) Combines with
+ * WITHOUT_SYNC, either first.
+ */
+export const WITHOUT_WAITING = "/* without waiting */";
+
 /** A problem an operator can fix before the site can start (no database yet); its message says how. */
 export class DatabaseMissing extends Error {}
 
@@ -83,8 +92,11 @@ function driverAdapter(settings: DatabaseSettings, connection: ConnectionOptions
     file: settings.file!,
     busyTimeoutMs: BUSY_TIMEOUT_MS,
     setup: CONNECTION_SETUP,
-    withoutSync: WITHOUT_SYNC,
-    synced: SYNCED,
+    markers: [
+      { marker: WITHOUT_SYNC, set: "PRAGMA synchronous = NORMAL", reset: SYNCED },
+      // libSQL's engine has no busy timeout to lift (and setting one would give it one).
+      ...(settings.driver === "libsql" ? [] : [{ marker: WITHOUT_WAITING, set: "PRAGMA busy_timeout = 0", reset: `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}` }]),
+    ],
     queryTimeoutMs: QUERY_TIMEOUT_MS,
     reopenAfterMs: REOPEN_AFTER_MS,
     // Only the site's own client (getDatabase) logs slow queries: the operator tool and the scripts

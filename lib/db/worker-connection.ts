@@ -45,10 +45,11 @@ export type WorkerConnectionOptions = {
   busyTimeoutMs: number;
   /** Run on each new connection before its first query (better-sqlite3; libSQL keeps its defaults). */
   setup: string;
-  /** The marker of statements that commit without their own sync. */
-  withoutSync: string;
-  /** What puts the connection back to syncing every commit after such a statement. */
-  synced: string;
+  /**
+   * Leading comments that ask for other connection settings for one statement (lib/db/index.ts:
+   * WITHOUT_SYNC, WITHOUT_WAITING): what to run before it, and what puts the connection back after.
+   */
+  markers: { marker: string; set: string; reset: string }[];
   /** The longest any one query may take before the thread is given up as hung. */
   queryTimeoutMs: number;
   /** After a failed open, how long queries fail at once before another open is tried. */
@@ -195,8 +196,7 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
         driver: options.driver,
         slowMs: options.slowQueryMs,
         setup: options.setup,
-        withoutSync: options.withoutSync,
-        synced: options.synced,
+        markers: options.markers,
       },
     };
     const worker = options.script

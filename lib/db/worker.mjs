@@ -34,13 +34,21 @@ try {
   parentPort.postMessage({ ready: false, error: portable(error) });
 }
 
-/** A statement marked WITHOUT_SYNC (lib/db/index.ts) commits with synchronous=NORMAL: no sync of its own. */
-async function withoutSync(run) {
-  await adapter.executeScript("PRAGMA synchronous = NORMAL");
+/**
+ * A statement led by markers (lib/db/index.ts: WITHOUT_SYNC commits with synchronous=NORMAL, no sync
+ * of its own; WITHOUT_WAITING runs with no busy timeout) runs with those settings, and the connection
+ * is put back after it, whatever became of it. Nothing else runs on the connection meanwhile: the
+ * main side sends one query at a time.
+ */
+async function withSettingsOf(sql, run) {
+  const head = sql.slice(0, 120);
+  const marked = workerData.markers.filter(({ marker }) => head.includes(marker));
+  if (marked.length === 0) return run();
+  await adapter.executeScript(marked.map(({ set }) => set).join("; "));
   try {
     return await run();
   } finally {
-    await adapter.executeScript(workerData.synced);
+    await adapter.executeScript(marked.map(({ reset }) => reset).join("; "));
   }
 }
 
@@ -99,9 +107,8 @@ parentPort.on("message", async ({ id, op, tx, arg }) => {
     // A transaction is known in the slow log by its first statement.
     if (open && open.first === undefined && (op === "queryRaw" || op === "executeRaw")) open.first = arg.sql;
     let value;
-    if (op === "queryRaw" && arg.sql.startsWith(workerData.withoutSync)) value = await withoutSync(() => target.queryRaw(arg));
-    else if (op === "queryRaw") value = await target.queryRaw(arg);
-    else if (op === "executeRaw") value = await target.executeRaw(arg);
+    if (op === "queryRaw") value = await withSettingsOf(arg.sql, () => target.queryRaw(arg));
+    else if (op === "executeRaw") value = await withSettingsOf(arg.sql, () => target.executeRaw(arg));
     else if (op === "executeScript") value = await adapter.executeScript(arg);
     else if (op === "startTransaction") {
       const transaction = await adapter.startTransaction(arg);

@@ -9,7 +9,7 @@
  * (lib/operator/list.ts), so nothing waits for this to be found.
  */
 import "server-only";
-import { getDatabase, Prisma, whileBusy, WITHOUT_SYNC, type Database } from "../db";
+import { getDatabase, Prisma, temporaryKind, WITHOUT_SYNC, WITHOUT_WAITING, type Database } from "../db";
 import { runPeriodically } from "../periodic";
 
 /**
@@ -30,12 +30,17 @@ export async function indexNewEntries(database: Database, batch = PASS_ROWS): Pr
   if (pass.end === null) return 0;
   // Only from the mark as read: if another instance moved it meanwhile, this pass adds nothing.
   // The commit needs no sync of its own: the next sign-up's commit syncs the log with it, and a
-  // pass lost to a power cut is lost together with its mark, so it is simply made again (lib/db).
-  const moved = await whileBusy(() =>
-    database.$queryRaw<unknown[]>`${Prisma.raw(WITHOUT_SYNC)}
-      UPDATE waitlist_search_state SET indexed_up_to = ${pass.end} WHERE id = 1 AND indexed_up_to = ${pass.mark} RETURNING id`,
-  );
-  return moved.length === 0 ? 0 : Number(pass.rows);
+  // pass lost to a power cut is lost together with its mark, so it is simply made again. Nor does
+  // it wait for another process's write lock: it would hold the site's connection, and every
+  // sign-up behind it, while it waited; the next second tries again (lib/db).
+  try {
+    const moved = await database.$queryRaw<unknown[]>`${Prisma.raw(WITHOUT_SYNC + WITHOUT_WAITING)}
+      UPDATE waitlist_search_state SET indexed_up_to = ${pass.end} WHERE id = 1 AND indexed_up_to = ${pass.mark} RETURNING id`;
+    return moved.length === 0 ? 0 : Number(pass.rows);
+  } catch (error) {
+    if (temporaryKind(error) === "database_busy") return 0;
+    throw error;
+  }
 }
 
 /** Indexes every entry not yet in the index (after a seed or a restore); how many it added. */
