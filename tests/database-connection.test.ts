@@ -3,7 +3,8 @@
  * fails: it dies (an uncaught error, an exit), it hangs, or the file cannot be
  * opened. The real thread runs the real adapter on a real SQLite file, with the
  * fault probe (tests/support/fault-probe.cjs) loaded into it to break it on
- * order. Only better-sqlite3 runs in a thread, so this file runs in that project.
+ * order. The thread's keeping is the same for both drivers (libSQL's engine runs in it too); these
+ * tests run it with better-sqlite3, in that project only.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -68,18 +68,22 @@ type Failure = { name?: string; message?: string; cause?: unknown; code?: string
 type Reply = ({ id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure }) & { slowMs?: number; openMs?: number; firstStatement?: string };
 type Waiting = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout; op: string; arg: unknown };
 
-/** What a slow request was, for its log line: the statement's text (never its values, which are bound apart), shortened. */
-function statementOf(op: string, arg: unknown): string {
-  const sql = typeof arg === "string" ? arg : (arg as { sql?: unknown } | undefined)?.sql;
-  if (typeof sql !== "string") return op;
+/** A statement's text for a log line, on one line and shortened (never its values: they are bound apart). */
+function shortened(sql: string): string {
   const text = sql.replace(/\s+/g, " ").trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** What a slow request was: its statement (queryRaw, executeRaw, a script), or the operation's name. */
+function statementOf(op: string, arg: unknown): string {
+  const sql = typeof arg === "string" ? arg : (arg as { sql?: unknown } | undefined)?.sql;
+  return typeof sql === "string" ? shortened(sql) : op;
 }
 
 function logSlow(reply: Reply, pending: Waiting): void {
   if (reply.slowMs !== undefined) log.warn({ slow_query: { op: pending.op, ms: reply.slowMs, statement: statementOf(pending.op, pending.arg) } }, "the database was busy with one query");
   if (reply.openMs !== undefined) {
-    const statement = `transaction: ${statementOf("", { sql: reply.firstStatement ?? "(no statement)" })}`;
+    const statement = `transaction: ${reply.firstStatement === undefined ? "(no statement)" : shortened(reply.firstStatement)}`;
     log.warn({ slow_query: { op: "transaction", ms: reply.openMs, statement } }, "a transaction held the database");
   }
 }

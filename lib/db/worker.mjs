@@ -99,8 +99,8 @@ parentPort.on("message", async ({ id, op, tx, arg }) => {
   // Only the main side's numbered requests are ours to answer.
   if (typeof id !== "number") return;
   const started = performance.now();
-  let openFor;
-  let first;
+  /** The transaction this request ends (commit, rollback), for the slow log. */
+  let ended;
   try {
     const open = tx === undefined ? undefined : transactions.get(tx);
     const target = tx === undefined ? adapter : open?.transaction;
@@ -116,16 +116,15 @@ parentPort.on("message", async ({ id, op, tx, arg }) => {
       transactions.set(lastTransaction, { transaction, began: started, first: undefined });
       value = { tx: lastTransaction, options: transaction.options };
     } else if (op === "commit" || op === "rollback") {
-      openFor = started - (open?.began ?? started);
-      first = open?.first;
+      ended = open;
       transactions.delete(tx);
       if (op === "commit") await commit(target);
       else await target.rollback();
     } else if (op === "shedConnection") await shedConnection();
     else if (op === "dispose") await adapter.dispose();
     const took = performance.now() - started;
-    const openMs = openFor === undefined ? undefined : slow(openFor + took);
-    parentPort.postMessage({ id, ok: true, value, slowMs: slow(took), openMs, firstStatement: openMs === undefined ? undefined : first });
+    const openMs = ended === undefined ? undefined : slow(performance.now() - ended.began);
+    parentPort.postMessage({ id, ok: true, value, slowMs: slow(took), openMs, firstStatement: openMs === undefined ? undefined : ended.first });
   } catch (error) {
     parentPort.postMessage({ id, ok: false, error: portable(error), slowMs: slow(performance.now() - started) });
   }
