@@ -9,12 +9,14 @@
  *
  *   npm run bench:profile            PROFILE_SECONDS=10, PROFILE_TOP=25
  *   BENCH_SIGNUPS_DATABASE=<file>    on a copy of a seeded database, as bench:signups
+ *   BENCH_DELIVERIES=fast            with mail and a webhook on, as bench:signups (both runs)
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { SourceMapConsumer, type RawSourceMap } from "source-map-js";
+import { mailModeFromEnv, startLaunchReceivers } from "./support/launch-receivers";
 import { uniqueSignupBody } from "./support/signups";
 import { copyDatabase, ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer } from "./support/site-server";
 
@@ -92,7 +94,7 @@ async function profiled(label: string, route: string, databaseFile: string): Pro
   const server = await startSiteServer({
     port: 3245,
     databaseFile,
-    env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1", PROFILE_FILE: mainProfile },
+    env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1", PROFILE_FILE: mainProfile, ...receivers?.env },
     nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${path.join(dir, "threads")}`],
     preload: ["bench/support/profile-probe.cjs"],
   });
@@ -153,6 +155,8 @@ function compare(floor: { requests: number; threads: ThreadCost[] }, signups: { 
 
 // Always a fresh build: a profile of an older build than the code in front of you misleads.
 ensureBuild(true);
+const mail = mailModeFromEnv();
+const receivers = mail ? await startLaunchReceivers(mail) : undefined;
 const seeded = process.env.BENCH_SIGNUPS_DATABASE;
 const floorRun = await profiled("floor", "/api/bench/floor", freshDatabase("profile-floor"));
 const signupDatabase = seeded ? copyDatabase(seeded, "profile-signups") : freshDatabase("profile-signups");
@@ -161,3 +165,4 @@ show("empty route (floor)", floorRun);
 show("POST /api/waitlist", signupRun);
 compare(floorRun, signupRun);
 console.log(`\nProfiles: .tmp/profile/ (open them in Chrome's DevTools, Performance tab)`);
+await receivers?.close();

@@ -13,17 +13,21 @@
  * which no visitor can reach. Every request is a different sign-up with its own
  * freshly signed question, for all three targets alike.
  *
- * With BENCH_WEBHOOK=1 the server also owes a webhook for every sign-up, to a
- * receiver in this process; after the runs the script waits for the outbox to
- * empty and checks that every notification arrived exactly once.
+ * With BENCH_DELIVERIES=fast|slow|refusing (launch day: `npm run bench:launch` runs all three) the
+ * server owes a confirmation email and a webhook for every sign-up, delivered to an SMTP server and
+ * a webhook receiver in a thread of this process (bench/support/receivers.mjs), with the hourly
+ * mail caps raised as a launch would raise them. The mail server accepts at once ("fast"), after
+ * 200 ms ("slow"), or refuses every tenth new message once ("refusing": a retry storm). Before each
+ * floor run the outbox is left to empty, so the floor is never measured while deliveries owed by
+ * the sign-ups before it are still going out; how long that took after the load ended is printed,
+ * and at the end the script checks that every delivery arrived exactly once.
  *
  *   npm run bench:signups      BENCH_SECONDS=10 BENCH_ROUNDS=5 by default
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
+import { mailModeFromEnv, startLaunchReceivers } from "./support/launch-receivers";
 import { signupBodyFor, uniqueSignupBody } from "./support/signups";
 import { copyDatabase, ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "./support/site-server";
 
@@ -31,30 +35,17 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 // 3 rounds gave ratios that swung by more than the targets' margin between runs of the same code.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FLOODED_EMAIL = "same.person@load.example";
-const WITH_WEBHOOK = process.env.BENCH_WEBHOOK === "1";
+const DELIVERIES = mailModeFromEnv();
+/** Issue 43's bound: every delivery made within this long after the load ended. */
+const DELIVERED_WITHIN_S = 30;
 /**
  * A database to run the site's server on instead of an empty one (copied first), such as a
  * million seeded sign-ups (npm run bench:operator makes one): sign-ups with the console's
  * triggers and indexes on a full list, against the same build's empty route.
  */
 const SEEDED_DATABASE = process.env.BENCH_SIGNUPS_DATABASE;
-const WEBHOOK_SECRET = `whsec_${Buffer.from("bench-only-webhook-secret-0123456789").toString("base64")}`;
-
-/** Notifications the receiver accepted, per webhook-id. */
-const received = new Map<string, number>();
-const receiver = createServer((request, response) => {
-  request.resume();
-  request.on("end", () => {
-    const id = String(request.headers["webhook-id"]);
-    received.set(id, (received.get(id) ?? 0) + 1);
-    response.statusCode = 204;
-    response.end();
-  });
-});
-if (WITH_WEBHOOK) await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-const webhookEnv: Record<string, string> = WITH_WEBHOOK
-  ? { WAITLIST_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, WAITLIST_WEBHOOK_SECRET: WEBHOOK_SECRET }
-  : {};
+const receivers = DELIVERIES ? await startLaunchReceivers(DELIVERIES) : undefined;
+const receiverReport = () => receivers!.report();
 const CONNECTIONS = 32;
 
 type Measurement = { rps: number; p50: number; p99: number; errors: number; created: number; peakMiB: number };
@@ -104,29 +95,61 @@ async function load(server: SiteServer, path: string, seconds: number, traffic: 
   };
 }
 
-/** Waits (up to 2 minutes) until no notification in the file is still pending. */
-async function deliveriesDone(file: string): Promise<void> {
+/**
+ * Waits (up to 2 minutes) until nothing is owed or pending, then says how long after
+ * `loadEnded` the last delivery reached the receivers (0 if none arrived after it), or null if
+ * deliveries were still pending at the deadline.
+ */
+async function deliveriesDone(file: string, loadEnded: number): Promise<number | null> {
   const db = new Database(file, { readonly: true });
   try {
+    // Pending rows, and entries not yet owed their deliveries (past the worker's mark).
+    const pending = db
+      .prepare(
+        `SELECT (SELECT count(*) FROM outbox WHERE status = 'pending')
+              + (SELECT count(*) FROM waitlist_entries WHERE id > (SELECT owed_up_to FROM signup_deliveries_state))`,
+      )
+      .pluck();
     const deadline = Date.now() + 120_000;
-    while (Date.now() < deadline && (db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending'").get() as { n: number }).n > 0) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+    while ((pending.get() as number) > 0) {
+      if (Date.now() > deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  } finally {
+    db.close();
+  }
+  const { lastArrival } = await receiverReport();
+  return Math.max(0, lastArrival - loadEnded) / 1000;
+}
+
+/**
+ * The deliveries owed since the run began (outbox rows after `firstRowid`), by status and kind, and
+ * how many of them the receivers accepted other than exactly once; and accepted ids that are no row.
+ */
+async function checkDelivered(file: string, firstRowid: number) {
+  const { accepted, refused } = await receiverReport();
+  const times = new Map(accepted);
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db.prepare("SELECT id, kind, status FROM outbox WHERE rowid > ?").all(firstRowid) as { id: string; kind: string; status: string }[];
+    const ids = new Set(rows.map((row) => row.id));
+    return {
+      emails: rows.filter((row) => row.kind === "email").length,
+      webhooks: rows.filter((row) => row.kind === "webhook").length,
+      delivered: rows.filter((row) => row.status === "delivered").length,
+      notOnce: rows.filter((row) => times.get(row.id) !== 1).length,
+      strangers: accepted.filter(([id]) => !ids.has(id)).length,
+      refused,
+    };
   } finally {
     db.close();
   }
 }
 
-/** Notifications in the file by status, and how many the receiver got other than exactly once. */
-function checkDelivered(file: string): { owed: number; delivered: number; notOnce: number } {
+function lastRowid(file: string): number {
   const db = new Database(file, { readonly: true });
   try {
-    const rows = db.prepare("SELECT id, status FROM outbox").all() as { id: string; status: string }[];
-    return {
-      owed: rows.length,
-      delivered: rows.filter((row) => row.status === "delivered").length,
-      notOnce: rows.filter((row) => received.get(row.id) !== 1).length,
-    };
+    return (db.prepare("SELECT coalesce(max(rowid), 0) FROM outbox").pluck().get() as number) ?? 0;
   } finally {
     db.close();
   }
@@ -160,7 +183,7 @@ function summary(name: string, runs: Measurement[]) {
 
 /**
  * The server's slow_query lines (lib/db), grouped by statement: what kept the database thread, and
- * so every sign-up waiting for it, busy for SLOW_QUERY_MS or more. A p99 above the floor's starts here.
+ * so every sign-up waiting for it, busy for LOGGED_SLOWER_THAN_MS or more. A p99 above the floor's starts here.
  */
 function printSlowQueries(output: string): void {
   const byStatement = new Map<string, { count: number; totalMs: number; maxMs: number }>();
@@ -171,7 +194,7 @@ function printSlowQueries(output: string): void {
     const seen = byStatement.get(key) ?? { count: 0, totalMs: 0, maxMs: 0 };
     byStatement.set(key, { count: seen.count + 1, totalMs: seen.totalMs + slow.ms, maxMs: Math.max(seen.maxMs, slow.ms) });
   }
-  console.log(`\nthe database thread busy ${SLOW_QUERY_MS} ms or more at once (slow_query), warm-up included: ${byStatement.size === 0 ? "never" : ""}`);
+  console.log(`\nthe database thread busy ${LOGGED_SLOWER_THAN_MS} ms or more at once (slow_query), warm-up included: ${byStatement.size === 0 ? "never" : ""}`);
   for (const [statement, { count, totalMs, maxMs }] of [...byStatement].sort((a, b) => b[1].totalMs - a[1].totalMs)) {
     console.log(`  ${String(count).padStart(5)} x, max ${maxMs.toFixed(0).padStart(5)} ms, total ${totalMs.toFixed(0).padStart(6)} ms  ${statement}`);
   }
@@ -182,36 +205,42 @@ ensureBuild(true);
 const siteDb = SEEDED_DATABASE ? copyDatabase(SEEDED_DATABASE, "bench-signups") : freshDatabase("bench-signups");
 const baselineDb = freshDatabase("bench-baseline");
 /** What held the database thread for longer than this during the runs is printed at the end (the server's slow_query log). */
-const SLOW_QUERY_MS = process.env.WAITLIST_SLOW_QUERY_MS ?? "20";
+const LOGGED_SLOWER_THAN_MS = process.env.WAITLIST_SLOW_QUERY_MS ?? "20";
 const site = await startSiteServer({
   port: 3243,
   databaseFile: siteDb,
-  env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1", WAITLIST_SLOW_QUERY_MS: SLOW_QUERY_MS, ...webhookEnv },
+  env: { ...LOAD_TEST_ENV, BENCH_FLOOR_ROUTE: "1", WAITLIST_SLOW_QUERY_MS: LOGGED_SLOWER_THAN_MS, ...receivers?.env },
   logFile: path.resolve(".tmp", "bench-signups", "server.log"),
 });
 const signupRuns: Measurement[] = [];
 const floorRuns: Measurement[] = [];
 const duplicateRuns: Measurement[] = [];
 let baselineRuns: Measurement[] = [];
+/** With deliveries: how long after each round's load (sign-ups, then duplicates) the last delivery arrived. */
+const drainSeconds: (number | null)[] = [];
+const firstOutboxRow = lastRowid(siteDb);
+const entriesBefore = checkStored(siteDb).rows;
 try {
   console.log(`Warming up (${CONNECTIONS} connections, 3 s each) ...`);
   await load(site, "/api/waitlist", 3);
   await load(site, "/api/bench/floor", 3);
   // The flooded email's first sign-up, so that every request of the duplicate runs is a 409.
   await fetch(`${site.url}/api/waitlist`, { method: "POST", headers: { "content-type": "application/json" }, body: signupBodyFor(FLOODED_EMAIL).body });
+  if (DELIVERIES) await deliveriesDone(siteDb, Date.now());
   for (let round = 1; round <= ROUNDS; round += 1) {
     floorRuns.push(await load(site, "/api/bench/floor", SECONDS));
     signupRuns.push(await load(site, "/api/waitlist", SECONDS));
     duplicateRuns.push(await load(site, "/api/waitlist", SECONDS, "duplicates"));
+    // The next floor run starts once the outbox is empty: never measured while deliveries go out.
+    if (DELIVERIES) drainSeconds.push(await deliveriesDone(siteDb, Date.now()));
     console.log(
       `round ${round}: floor ${floorRuns.at(-1)!.rps.toFixed(0)} req/s, sign-ups ${signupRuns.at(-1)!.rps.toFixed(0)} req/s, ` +
-        `duplicates ${duplicateRuns.at(-1)!.rps.toFixed(0)} req/s`,
+        `duplicates ${duplicateRuns.at(-1)!.rps.toFixed(0)} req/s` +
+        (DELIVERIES ? `; last delivery ${drainSeconds.at(-1)?.toFixed(1) ?? "NOT within 120"} s after the load` : ""),
     );
   }
-  if (WITH_WEBHOOK) await deliveriesDone(siteDb);
 } finally {
   await site.stop();
-  receiver.close();
 }
 
 const baseline = await startSiteServer({ port: 3244, databaseFile: baselineDb, script: "bench/baseline-server.ts" });
@@ -260,12 +289,20 @@ console.log(
 );
 printSlowQueries(site.output());
 let deliveryProblem = false;
-if (WITH_WEBHOOK) {
-  const { owed, delivered, notOnce } = checkDelivered(siteDb);
-  deliveryProblem = owed !== rows || delivered !== owed || notOnce > 0;
+if (DELIVERIES) {
+  const { emails, webhooks, delivered, notOnce, strangers, refused } = await checkDelivered(siteDb, firstOutboxRow);
+  const newEntries = rows - entriesBefore;
+  const latest = Math.max(...drainSeconds.map((seconds) => seconds ?? Number.POSITIVE_INFINITY));
+  deliveryProblem = emails !== newEntries || webhooks !== newEntries || delivered !== emails + webhooks || notOnce > 0 || strangers > 0;
   console.log(
-    `webhook: ${owed} notifications owed for ${rows} rows; delivered ${delivered}; received other than exactly once: ${notOnce}` +
-      ` (${deliveryProblem ? "PROBLEM" : "every notification delivered once"})`,
+    `\ndeliveries (mail server: ${DELIVERIES}${refused > 0 ? `, ${refused} refused once` : ""}): ${emails} emails and ${webhooks} webhooks owed for ${newEntries} new entries; ` +
+      `delivered ${delivered}; accepted other than exactly once: ${notOnce}; accepted but never owed: ${strangers}` +
+      ` (${deliveryProblem ? "PROBLEM" : "every delivery made once"})`,
+  );
+  console.log(
+    `  last delivery after each round's load: ${drainSeconds.map((seconds) => (seconds === null ? "-" : seconds.toFixed(1))).join(" / ")} s; ` +
+      `latest ${Number.isFinite(latest) ? latest.toFixed(1) : "NOT within 120"} s (target <= ${DELIVERED_WITHIN_S})`,
   );
 }
+await receivers?.close();
 if (missing > 0 || signups.errors > 0 || floor.errors > 0 || duplicates.errors > 0 || deliveryProblem) process.exitCode = 1;

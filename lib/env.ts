@@ -83,6 +83,8 @@ const envSchema = z.object({
   /** Confirmation emails the whole site sends in any hour, across all instances; more wait. */
   MAIL_MAX_PER_HOUR: wholeNumber(1).default(200),
   MAIL_MAX_PER_DOMAIN_PER_HOUR: wholeNumber(1).default(20),
+  /** SMTP connections kept open to the mail server at once: how many messages are on their way together. */
+  MAIL_MAX_CONNECTIONS: wholeNumber(1).default(10),
   /** Email domains refused beside the throwaway list, comma-separated (docs/operations.md). */
   WAITLIST_EMAIL_DOMAINS_DENY: domainList(),
   /** Email domains taken even when the throwaway list has them, comma-separated. */
@@ -156,6 +158,7 @@ const ENV_NAMES = [
   "MAIL_FROM",
   "MAIL_MAX_PER_HOUR",
   "MAIL_MAX_PER_DOMAIN_PER_HOUR",
+  "MAIL_MAX_CONNECTIONS",
   "WAITLIST_EMAIL_DOMAINS_DENY",
   "WAITLIST_EMAIL_DOMAINS_ALLOW",
   "WAITLIST_MAX_IN_FLIGHT",

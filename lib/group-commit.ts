@@ -29,6 +29,11 @@ type Waiting<Item, Result> = { item: Item; resolve: (result: Result) => void; re
 export type GroupCommitOptions = {
   /** Items that may wait for the next batch; more are refused at once (NotWritten "overloaded"). */
   maxPending?: number;
+  /**
+   * How long a batch gathers after its first item before it is written (default: until the end of
+   * the event loop's turn). For work nobody waits on, such as the outcomes of deliveries.
+   */
+  gatherMs?: number;
 };
 
 /** How often waiting items are checked against their deadlines (one timer per writer, only while some wait). */
@@ -40,6 +45,7 @@ export class GroupCommit<Item, Result> {
   private writing: Promise<void> | null = null;
   private deadlineTimer: NodeJS.Timeout | undefined;
   private readonly maxPending: number;
+  private readonly gatherMs: number;
 
   /**
    * `write` stores a batch and returns one outcome per item, in order: an item
@@ -51,6 +57,7 @@ export class GroupCommit<Item, Result> {
     options: GroupCommitOptions = {},
   ) {
     this.maxPending = options.maxPending ?? Infinity;
+    this.gatherMs = options.gatherMs ?? 0;
   }
 
   /**
@@ -108,13 +115,15 @@ export class GroupCommit<Item, Result> {
   private schedule(): void {
     if (this.scheduled || this.writing) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const write = () => {
       this.scheduled = false;
       this.writing = this.flush().finally(() => {
         this.writing = null;
         if (this.pending.length > 0) this.schedule();
       });
-    });
+    };
+    if (this.gatherMs > 0) setTimeout(write, this.gatherMs);
+    else setImmediate(write);
   }
 
   private async flush(): Promise<void> {

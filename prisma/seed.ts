@@ -17,7 +17,7 @@ import nextEnv from "@next/env";
 import { createDatabase, Prisma } from "../lib/db";
 import { databaseSettings, parseEnv } from "../lib/env";
 import { indexAllEntries } from "../lib/operator/search-index";
-import { timestamp } from "../lib/waitlist/store";
+import { timestamp } from "../lib/db";
 import { normalizeEmail } from "../lib/waitlist/schema";
 import type { BusinessType, CompanySize } from "../lib/waitlist/options";
 

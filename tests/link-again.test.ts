@@ -21,7 +21,7 @@ const T0 = new Date("2026-11-24T09:00:00Z");
 const at = (minutes: number) => new Date(T0.getTime() + minutes * MINUTE);
 
 async function signedUp(email: string) {
-  const result = await addToWaitlist(waitlistSignupSchema.parse(validSignup({ email })), { deliveries: [] });
+  const result = await addToWaitlist(waitlistSignupSchema.parse(validSignup({ email })));
   if (result.outcome !== "created") throw new Error(result.outcome);
   return result.entry.id;
 }

@@ -17,6 +17,7 @@ import { VisitCounter } from "@/lib/analytics/record";
 import { DailySalt } from "@/lib/analytics/visitor";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/security/client-address";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
+import { signedUpOwing } from "./support/deliveries";
 import { validSignup } from "./support/requests";
 
 const { file } = setUpTestDatabase();
@@ -481,7 +482,7 @@ describe("npm run waitlist -- deliveries and redeliver", () => {
     const database = getDatabase();
     for (const email of ["failed@example.com", "waiting@example.com"]) {
       const signup = waitlistSignupSchema.parse(validSignup({ email, company_name: email.startsWith("failed") ? "Failed Co" : "Waiting Co" }));
-      await addToWaitlist(signup, { deliveries: ["webhook"] });
+      await signedUpOwing(signup, ["webhook"]);
     }
     const [failed, waiting] = await database.outboxMessage.findMany({ orderBy: { createdAt: "asc" }, include: { entry: true } });
     const [f, w] = failed!.entry.email.startsWith("failed") ? [failed!, waiting!] : [waiting!, failed!];

@@ -8,9 +8,9 @@ import { getDatabase } from "@/lib/db";
 import { changeFollowUp } from "@/lib/follow-up/changes";
 import { removeExpiredEntries, retentionCutoff } from "@/lib/waitlist/retention";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
-import { addToWaitlist } from "@/lib/waitlist/store";
 import { validSignup } from "./fixtures/signup";
 import { setUpTestDatabase } from "./support/database";
+import { signedUpOwing } from "./support/deliveries";
 
 setUpTestDatabase();
 
@@ -19,7 +19,7 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /** An entry (with a webhook owed) that joined `daysAgo` days before NOW. */
 async function joined(daysAgo: number): Promise<number> {
-  const result = await addToWaitlist(waitlistSignupSchema.parse(validSignup()), { deliveries: ["webhook"] });
+  const result = await signedUpOwing(waitlistSignupSchema.parse(validSignup()), ["webhook"]);
   if (result.outcome !== "created") throw new Error(result.outcome);
   await getDatabase().waitlistEntry.update({ where: { id: result.entry.id }, data: { createdAt: new Date(NOW.getTime() - daysAgo * DAY) } });
   return result.entry.id;

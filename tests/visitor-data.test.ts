@@ -11,17 +11,18 @@ import { changeFollowUp } from "@/lib/follow-up/changes";
 import { entryToken } from "@/lib/waitlist/entry-link";
 import { SIGNUP_FIELD_NAMES } from "@/lib/waitlist/fields";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
-import { addToWaitlist, recipientKey, timestamp } from "@/lib/waitlist/store";
+import { timestamp } from "@/lib/db";
 import { removeEntry } from "@/lib/waitlist/visitor-entry";
 import { validSignup } from "./fixtures/signup";
 import { setUpTestDatabase } from "./support/database";
 import { testSecret } from "./support/challenge";
+import { signedUpOwing } from "./support/deliveries";
 
 setUpTestDatabase();
 
 async function signedUp(overrides: Record<string, unknown> = {}) {
   const signup = waitlistSignupSchema.parse(validSignup({ source_page: "/careers", utm_source: "newsletter", ...overrides }));
-  const result = await addToWaitlist(signup, { deliveries: ["webhook", "email"], recipientKey: recipientKey(testSecret(), signup.email) });
+  const result = await signedUpOwing(signup, ["webhook", "email"]);
   if (result.outcome !== "created") throw new Error(result.outcome);
   const entry = await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: result.entry.id } });
   return { entry, token: entryToken(testSecret(), entry.publicId!) };

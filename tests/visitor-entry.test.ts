@@ -9,10 +9,10 @@ import { changeFollowUp } from "@/lib/follow-up/changes";
 import { getDatabase } from "@/lib/db";
 import { entryToken } from "@/lib/waitlist/entry-link";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
-import { addToWaitlist, recipientKey } from "@/lib/waitlist/store";
 import { loadEntryPage } from "@/lib/waitlist/visitor-entry";
 import { setUpTestDatabase } from "./support/database";
 import { testSecret } from "./support/challenge";
+import { signedUpOwing } from "./support/deliveries";
 import { validSignup } from "./support/requests";
 
 setUpTestDatabase();
@@ -21,10 +21,7 @@ const ORIGIN = "http://localhost:3000";
 
 /** A stored sign-up owing a webhook and an email, and the token of its link. */
 async function signedUp(email = `visitor.${Date.now()}.${Math.random()}@example.com`) {
-  const result = await addToWaitlist(waitlistSignupSchema.parse(validSignup({ email })), {
-    deliveries: ["webhook", "email"],
-    recipientKey: recipientKey(testSecret(), email),
-  });
+  const result = await signedUpOwing(waitlistSignupSchema.parse(validSignup({ email })), ["webhook", "email"]);
   if (result.outcome !== "created") throw new Error(result.outcome);
   const entry = await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: result.entry.id } });
   return { entry, token: entryToken(testSecret(), entry.publicId!) };

@@ -14,6 +14,7 @@ import { databaseSettings, parseEnv } from "@/lib/env";
 import { DeliveryWorker, type Channel } from "@/lib/outbox/worker";
 import { SharedRateLimiter } from "@/lib/security/rate-limit";
 import { createSignupHandler } from "@/lib/waitlist/handler";
+import { oweNewSignups, owingNewSignups } from "@/lib/waitlist/signup-deliveries";
 import { SIGNUP_EVENT, webhookChannel } from "@/lib/waitlist/webhook";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
 import { jsonRequest, signupBody } from "./support/requests";
@@ -78,6 +79,7 @@ function workerFor(channel: Channel, options: { owner?: string; leaseMs?: number
     leaseMs: options.leaseMs ?? 60_000,
     now: () => clock,
     database: options.database ? () => options.database! : undefined,
+    owe: owingNewSignups(testSecret()),
   });
 }
 
@@ -88,7 +90,6 @@ function handler(options: { afterResponse?: (work: () => void) => void; deliverS
     minSubmitMs: 0,
     siteUrl: "http://localhost:3000",
     limiter: new SharedRateLimiter({ max: 1_000, windowMs: 60_000 }),
-    deliveries: ["webhook"],
     deliverSoon: options.deliverSoon ?? (() => {}),
     afterResponse: options.afterResponse ?? (() => {}),
   });
@@ -104,22 +105,23 @@ beforeEach(() => {
 afterEach(() => captured.stop());
 
 describe("the new-sign-up webhook", () => {
-  it("is written with the sign-up and delivered once, signed the Standard Webhooks way", async () => {
+  it("is owed for the sign-up by the worker's pass and delivered once, signed the Standard Webhooks way", async () => {
     const receiver = await startReceiver(["ok"]);
     try {
       const post = handler();
       const body = signupBody({ email: "hooked@example.com", notes: `Quotes "and", commas, 🔧` });
       expect((await post(jsonRequest({ ...body, source_page: "/careers", utm_source: "newsletter" }))).status).toBe(201);
-
-      const [pending] = await outbox();
-      expect(pending).toMatchObject({ kind: "webhook", status: "pending", attempts: 0 });
+      // The insert writes only the entry; the worker owes it its webhook before it claims.
+      expect(await outbox()).toEqual([]);
 
       const worker = workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET }));
       expect(await worker.sweep()).toBe(1);
+      const [sent] = await outbox();
+      expect(sent).toMatchObject({ kind: "webhook", event: "created" });
       expect(receiver.received).toHaveLength(1);
       const [delivery] = receiver.received;
       expect(delivery!.headers["content-type"]).toBe("application/json");
-      expect(delivery!.headers["webhook-id"]).toBe(pending!.id);
+      expect(delivery!.headers["webhook-id"]).toBe(sent!.id);
 
       // What a receiver does: verify with the Standard Webhooks library and the shared secret.
       const headers = {
@@ -165,20 +167,54 @@ describe("the new-sign-up webhook", () => {
     // Two at once with one email, written by one statement: still one row and one delivery.
     const together = await Promise.all([0, 1].map(() => post(jsonRequest(signupBody({ email: "twice@example.com" })))));
     expect(together.map((response) => response.status).sort()).toEqual([201, 409]);
+    expect(await oweNewSignups(getDatabase(), ["webhook"], testSecret())).toBe(2);
     expect((await outbox()).map((row) => row.kind)).toEqual(["webhook", "webhook"]);
     expect(await countEntries()).toBe(2);
   });
 
-  it("is stored in the sign-up's own transaction: if the outbox row cannot be written, neither is the sign-up", async () => {
-    await getDatabase().$executeRawUnsafe(
-      "CREATE TRIGGER refuse_outbox BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox refused'); END",
-    );
+  it("is owed with the mark that passes its entry: if the outbox rows cannot be written, the mark stays and they are owed at the next pass", async () => {
+    expect((await handler()(jsonRequest(signupBody({ email: "atomic@example.com" })))).status).toBe(201);
+    await getDatabase().$executeRawUnsafe("CREATE TRIGGER refuse_outbox BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox refused'); END");
     try {
-      const response = await handler()(jsonRequest(signupBody({ email: "atomic@example.com" })));
-      expect(response.status).toBe(500);
-      expect(await countEntries()).toBe(0);
+      await expect(oweNewSignups(getDatabase(), ["webhook"], testSecret())).rejects.toThrow();
     } finally {
       await getDatabase().$executeRawUnsafe("DROP TRIGGER refuse_outbox");
+    }
+    expect(await outbox()).toEqual([]);
+    expect(await oweNewSignups(getDatabase(), ["webhook"], testSecret())).toBe(1);
+    expect(await outbox()).toEqual([expect.objectContaining({ kind: "webhook", status: "pending" })]);
+  });
+
+  it("is owed once to every stored sign-up, by whichever instance passes it first, also for sign-ups stored while no worker ran", async () => {
+    const other = createDatabase(databaseSettings({ ...parseEnv(), DATABASE_URL: databaseUrl }));
+    try {
+      const post = handler();
+      for (let i = 0; i < 30; i += 1) expect((await post(jsonRequest(signupBody()))).status).toBe(201);
+      // Two instances pass at once, in small batches: each entry is owed by exactly one of them.
+      const owe = (database: typeof other) => oweNewSignups(database, ["webhook"], testSecret(), new Date(), 7);
+      let passed = 0;
+      for (let round = 0; round < 10; round += 1) passed += (await Promise.all([owe(getDatabase()), owe(other)])).reduce((sum, n) => sum + n, 0);
+      expect(passed).toBe(30);
+      const rows = await outbox();
+      expect(rows).toHaveLength(30);
+      expect(new Set(rows.map((row) => row.entryId)).size).toBe(30);
+    } finally {
+      await other.$disconnect();
+    }
+  });
+
+  it("is not owed for sign-ups stored while no delivery was configured: turning the webhook on later sends nothing for them", async () => {
+    expect((await handler()(jsonRequest(signupBody({ email: "before@example.com" })))).status).toBe(201);
+    // An instance without a webhook still moves the mark, owing nothing.
+    const unconfigured = new DeliveryWorker({ channels: {}, owner: "plain", retryDelaysMs: [], leaseMs: 60_000, owe: owingNewSignups(testSecret()) });
+    expect(await unconfigured.sweep()).toBe(0);
+    expect((await handler()(jsonRequest(signupBody({ email: "after@example.com" })))).status).toBe(201);
+    const receiver = await startReceiver(["ok"]);
+    try {
+      expect(await workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET })).sweep()).toBe(1);
+      expect(receiver.received.map((delivery) => (JSON.parse(delivery.body) as { data: { email: string } }).data.email)).toEqual(["after@example.com"]);
+    } finally {
+      await receiver.close();
     }
   });
 
@@ -306,6 +342,7 @@ describe("the new-sign-up webhook", () => {
 
   it("goes with its entry: removing an entry removes what was owed about it", async () => {
     expect((await handler()(jsonRequest(signupBody({ email: "leaving@example.com" })))).status).toBe(201);
+    await oweNewSignups(getDatabase(), ["webhook"], testSecret());
     expect(await getDatabase().outboxMessage.count()).toBe(1);
     await getDatabase().waitlistEntry.deleteMany({ where: { emailNormalized: "leaving@example.com" } });
     expect(await getDatabase().outboxMessage.count()).toBe(0);

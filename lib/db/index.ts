@@ -43,8 +43,8 @@ export const REOPEN_AFTER_MS = 1_000;
 
 /**
  * A query that keeps the site's database thread this long, or a transaction open this long, is
- * logged (slow_query): every sign-up waits behind it. A batch of sign-ups takes 1-5 ms; WAITLIST_SLOW_QUERY_MS
- * sets another threshold for the site (docs/operations.md).
+ * logged (slow_query): every sign-up waits behind it. A batch of sign-ups takes 1-5 ms;
+ * WAITLIST_SLOW_QUERY_MS sets another threshold for the site (docs/operations.md).
  */
 export const SLOW_QUERY_MS = 100;
 
@@ -64,10 +64,10 @@ const SYNCED = "PRAGMA synchronous = FULL";
 const CONNECTION_SETUP = `${SYNCED}; PRAGMA foreign_keys = ON; PRAGMA cache_size = -${64 * 1024};`;
 
 /**
- * Put first in a statement whose commit need not survive power loss (a
- * rate-limit count): on the embedded file (either driver's thread, worker.mjs) it
- * commits with synchronous=NORMAL, without its own sync to disk. The next sign-up's commit syncs the log, and with it this
- * one's change. Saves a sync (0.2-0.5 ms here) per batch.
+ * Put first in a statement whose commit need not survive power loss (a rate-limit count, a pass
+ * of the search index): on the embedded file (either driver's thread, worker.mjs) it commits with
+ * synchronous=NORMAL, without its own sync to disk. The next sign-up's commit syncs the log, and
+ * with it this one's change. Saves a sync (0.2-0.5 ms here) per batch.
  */
 export const WITHOUT_SYNC = "/* without sync */";
 
@@ -79,6 +79,11 @@ export const WITHOUT_SYNC = "/* without sync */";
  * WITHOUT_SYNC, either first.
  */
 export const WITHOUT_WAITING = "/* without waiting */";
+
+/** ISO 8601 in UTC, the form the Prisma adapter writes DateTime in (docs/operations.md), so text comparison sorts by time. */
+export function timestamp(date: Date = new Date()): string {
+  return date.toISOString().replace("Z", "+00:00");
+}
 
 /** A problem an operator can fix before the site can start (no database yet); its message says how. */
 export class DatabaseMissing extends Error {}

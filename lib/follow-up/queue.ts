@@ -8,10 +8,9 @@
  */
 import "server-only";
 import { z } from "zod";
-import { Prisma, type Database } from "../db";
+import { Prisma, timestamp, type Database } from "../db";
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../waitlist/options";
 import { blankAsUndefined, cursorOf, cursorSchema, parseFilters, splitCursor } from "../operator/list";
-import { timestamp } from "../waitlist/store";
 import { DUE_SOON_MS, RESPONSE_MS } from "./states";
 
 export const QUEUE_PAGE_SIZE = 50;

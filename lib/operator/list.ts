@@ -8,10 +8,9 @@
  */
 import "server-only";
 import { z } from "zod";
-import { Prisma, type Database } from "../db";
+import { Prisma, timestamp, type Database } from "../db";
 import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../waitlist/options";
-import { timestamp } from "../waitlist/store";
 import type { OperatorRecord } from "./queries";
 
 /** utm_source as the console shows it; NULL (a visit without one) is "direct". */

@@ -3,14 +3,14 @@
  * (lib/db/) and its generated types.
  */
 import "server-only";
-import { Prisma, type Database } from "../db";
+import { Prisma, timestamp, type Database } from "../db";
 import { recordAction, type Actor } from "./audit";
 import { RECORD_COLUMNS, recordsOf, textMatches, whereClause } from "./list";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
 import { normalizeEmail } from "../waitlist/schema";
 import { removeEntry } from "../waitlist/visitor-entry";
-import { entryRecord, timestamp, type EntryRecord } from "../waitlist/store";
+import { entryRecord, type EntryRecord } from "../waitlist/store";
 
 /**
  * A sign-up as the operator tool shows and exports it: the entry, when its

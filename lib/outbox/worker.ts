@@ -1,23 +1,29 @@
 /**
- * Delivers what the outbox holds (the `outbox` table): rows written in the same
- * transaction as the sign-up they are about (lib/waitlist/store.ts), so a
- * stored sign-up always has its deliveries, and a restart or a crash loses none.
+ * Delivers what the outbox holds (the `outbox` table): rows written in the same transaction as
+ * the change they are about (lib/waitlist/store.ts, ./owe.ts), so a stored sign-up always has its
+ * deliveries, and a restart or a crash loses none.
  *
- * Every instance runs a worker. A worker claims due rows under a lease (one
- * UPDATE ... RETURNING, so two instances never claim the same row), attempts
- * them, and records the outcome: delivered, due again after a backoff, or
- * failed for good after the last attempt (kept for the operator tool, which can
- * send it again). A lease that runs out (its instance died) frees the row for
- * the others. Each attempt has a hard deadline of half the lease, and its
- * outcome is recorded as soon as it finishes, so an attempt never outlives its
- * claim and a slow one never holds back the record of the others: a row is not
- * attempted by a second instance while the first may still be sending it.
- * Delivery is at least once only where a receiver took a message and the
- * answer was lost (a crash, a cut connection); each row's id is the same on
- * every attempt, so a receiver can drop a repeat (docs/operations.md).
+ * Every instance runs a worker. It claims due rows under a lease (one UPDATE ... RETURNING, so two
+ * instances never claim the same row), attempts them, and records each outcome: delivered, due
+ * again after a backoff, or failed for good after the last attempt (kept for the operator tool,
+ * which can send it again). A lease that runs out (its instance died) frees the row for the
+ * others. Each attempt is cut off at half the lease, so its outcome is recorded while the claim
+ * still holds. Delivery is at least once only where a receiver took a message and the answer was
+ * lost; a row's id is the same on every attempt, so a receiver can drop a repeat.
+ *
+ * Attempts run side by side, up to maxInFlight of each kind, and the worker claims more as places
+ * free up: a slow receiver of one kind holds up neither the other kind nor the rows behind it.
+ * Retries take at most half of a kind's places, and first attempts are claimed before them, so a
+ * failing receiver's retries never hold back the deliveries of new sign-ups.
+ *
+ * Every statement costs the same whatever the history (docs/performance.md, "Launch day"): the due
+ * rows come from the front of two indexes of pending rows, the hourly caps from counts per minute
+ * (outbox_sent_minutes, kept by triggers), the outcomes of a moment are one UPDATE, and delivered
+ * rows older than a week are deleted a few hundred at a time.
  */
 import "server-only";
-import { getDatabase, Prisma, whileBusy, type Database } from "../db";
+import { performance } from "node:perf_hooks";
+import { getDatabase, Prisma, timestamp, whileBusy, WITHOUT_SYNC, WITHOUT_WAITING, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit } from "../group-commit";
 import { errorFields, log } from "../log";
@@ -60,8 +66,26 @@ export type DeliveryWorkerOptions = {
   database?: () => Database;
   /** How often the worker looks for due rows when nothing prompts it. */
   sweepEveryMs?: number;
-  /** Rows claimed at a time. */
+  /** Rows of a kind claimed at a time. */
   batchSize?: number;
+  /** Attempts of one kind under way at once; retries take at most half of them. */
+  maxInFlight?: number;
+  /** How long a prompt (deliverSoon) waits before claiming, so that what is owed meanwhile goes in the same claim. */
+  gatherMs?: number;
+  /**
+   * Writes what has become owed since the last look, before each claim (the waitlist: its new
+   * sign-ups' deliveries, lib/waitlist/signup-deliveries.ts), for at most `max` of its subjects;
+   * resolves true when more may be owed at once. With no channel it still runs, every
+   * sweepEveryMs, owing nothing.
+   */
+  owe?: (database: Database, kinds: readonly DeliveryKind[], now: Date, max: number) => Promise<boolean>;
+  /**
+   * Above this share of the process's main thread in use (its event loop's utilization since the
+   * last look), the site is saturated and its visitors come first: prompts wait for the next sweep,
+   * and a sweep owes and claims a few rows (YIELDING_BATCH) per kind, so nothing waits for good.
+   * Unset: never yields.
+   */
+  yieldAbove?: number;
   /**
    * At most this many of a kind delivered in any hour, by all instances together
    * (MAIL_MAX_PER_HOUR for emails). Rows over it wait, pending, for the hour to move on.
@@ -75,12 +99,32 @@ export type DeliveryWorkerOptions = {
   now?: () => number;
 };
 
-type Claimed = { id: string; kind: DeliveryKind; entry_id: bigint | number; attempts: bigint | number; event: string; payload: string | null };
+/** `claimed_minute` is null on a row the claim only put off (its key's cap is reached). */
+type ClaimedRow = { id: string; kind: DeliveryKind; entry_id: bigint | number; attempts: bigint | number; event: string; payload: string | null; claimed_minute: bigint | number | null };
+type Outcome = { delivery: Delivery; outcome: Attempted };
 
+const MINUTE_MS = 60_000;
+/**
+ * A cap counts the minute it is read in and the 60 before it: what was sent in one minute is
+ * counted for 60 to 61 minutes, so no hour, wherever it starts, holds more than the cap.
+ */
+const CAP_WINDOW_MINUTES = 61;
 /** Delivered rows are kept a week (the entry stays in waitlist_entries), then deleted. */
-const KEEP_DELIVERED_MS = 7 * 24 * 60 * 60 * 1000;
-const HOUR_MS = 60 * 60 * 1000;
-const PRUNE_EVERY_MS = HOUR_MS;
+const KEEP_DELIVERED_MS = 7 * 24 * 60 * MINUTE_MS;
+/** The prune runs once a minute, and again at the next look while it found a full batch. */
+const PRUNE_EVERY_MS = MINUTE_MS;
+const PRUNE_BATCH = 200;
+/**
+ * Claims and outcomes commit without a sync of their own and never wait in SQLite for another
+ * process's lock (lib/db): a claim or outcome lost to a power cut only makes a delivery go out
+ * again (at least once, as a crash already may), the next sign-up's commit syncs them, and a lock
+ * is waited out by whileBusy between tries, with the site's connection free for sign-ups.
+ */
+const OWN_WRITE = Prisma.raw(WITHOUT_SYNC + WITHOUT_WAITING);
+/** Rows owed and claimed per kind by a sweep while the site is saturated (yieldAbove). */
+const YIELDING_BATCH = 10;
+/** Outcomes finishing within this long of each other are recorded by one statement. */
+const RECORD_GATHER_MS = 20;
 
 export class DeliveryWorker {
   private readonly channels: Partial<Record<DeliveryKind, Channel>>;
@@ -89,20 +133,32 @@ export class DeliveryWorker {
   private readonly now: () => number;
   private readonly sweepEveryMs: number;
   private readonly batchSize: number;
+  private readonly maxInFlight: number;
+  private readonly gatherMs: number;
   private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<void> | null = null;
-  private sweepAgain = false;
+  private soon: NodeJS.Timeout | undefined;
+  private pumping: Promise<void> | null = null;
+  private pumpAgain = false;
   private stopped = false;
-  private lastPrune = 0;
+  private nextPrune = 0;
+  /** The event loop's use at the last look, and whether it was above yieldAbove since the one before. */
+  private loadMark = performance.eventLoopUtilization();
+  private saturated = false;
+  /** Kinds whose last claim was cut short by the places free (for any attempt, or for retries): claimed again as they free up. */
+  private readonly waitingForRoom = new Map<DeliveryKind, "any" | "retries">();
   /** The attempts under way, by delivery id: aborted when a stop's grace runs out. */
-  private readonly inFlight = new Map<string, AbortController>();
-  /** Outcomes that finish in the same moment are recorded together (one statement for the delivered ones). */
-  private readonly recorder = new GroupCommit<{ delivery: Delivery; outcome: Attempted }, void>(async (batch) => {
-    // Tried again while another instance holds the write lock: each statement touches only rows this
-    // worker still holds and lets go of them, so a second try never records an outcome twice.
-    await whileBusy(() => this.record(batch));
-    return batch.map(() => ({ ok: undefined }));
-  });
+  private readonly inFlight = new Map<string, { controller: AbortController; kind: DeliveryKind; retry: boolean }>();
+  /** Each attempt under way until its outcome is recorded. */
+  private readonly settling = new Set<Promise<void>>();
+  private readonly recorder = new GroupCommit<Outcome, void>(
+    async (batch) => {
+      // Tried again while another instance holds the write lock: the statement touches only rows
+      // this worker still holds and lets go of them, so a second try never records anything twice.
+      await whileBusy(() => this.record(batch));
+      return batch.map(() => ({ ok: undefined }));
+    },
+    { gatherMs: RECORD_GATHER_MS },
+  );
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.channels = options.channels;
@@ -111,6 +167,8 @@ export class DeliveryWorker {
     this.now = options.now ?? Date.now;
     this.sweepEveryMs = options.sweepEveryMs ?? 2_000;
     this.batchSize = options.batchSize ?? 50;
+    this.maxInFlight = options.maxInFlight ?? 100;
+    this.gatherMs = options.gatherMs ?? 50;
   }
 
   /** The hard deadline of one attempt: half the lease, so its outcome is recorded while the claim still holds. */
@@ -123,33 +181,53 @@ export class DeliveryWorker {
     return this.kinds;
   }
 
+  /** Whether there is anything to do: a channel, or something to owe. */
+  private get active(): boolean {
+    return this.kinds.length > 0 || this.options.owe !== undefined;
+  }
+
   /** Looks for due rows now and then every sweepEveryMs, until stop(). */
   start(): void {
-    if (this.timer || this.kinds.length === 0) return;
+    if (this.timer || !this.active) return;
     this.stopped = false;
-    this.timer = setInterval(() => this.deliverSoon(), this.sweepEveryMs);
+    this.timer = setInterval(() => this.pumpSoon(0), this.sweepEveryMs);
     this.timer.unref();
-    this.deliverSoon();
+    this.pumpSoon(0);
   }
 
-  /** Attempts what is due as soon as possible (after a sign-up's answer went out, say). */
+  /** Attempts what is due soon (after a sign-up's answer went out, say), together with what else is owed meanwhile. */
   deliverSoon(): void {
-    if (this.stopped || this.kinds.length === 0) return;
-    if (this.sweeping) {
-      this.sweepAgain = true;
-      return;
-    }
-    this.sweeping = this.sweepUntilDone().finally(() => (this.sweeping = null));
+    // With no channel, nothing is to be sent soon: the next sweep moves the owing along.
+    if (this.kinds.length > 0 && !this.yielding()) this.pumpSoon(this.gatherMs);
   }
 
-  /** Resolves when the worker is idle: nothing claimed by it is being attempted. */
+  /**
+   * Whether the main thread was busier than yieldAbove since the last look (looked at most every
+   * 250 ms). At launch volume every request's worth of the main thread counts: the deliveries then
+   * wait (their claims, outcomes and messages cost main-thread time), and catch up when it eases.
+   */
+  private yielding(): boolean {
+    if (this.options.yieldAbove === undefined) return false;
+    const since = performance.eventLoopUtilization(this.loadMark);
+    if (since.idle + since.active >= 250) {
+      this.saturated = since.utilization > this.options.yieldAbove;
+      this.loadMark = performance.eventLoopUtilization();
+    }
+    return this.saturated;
+  }
+
+  /** Resolves when the worker is idle: no claim under way or asked for, nothing it claimed still being attempted or recorded. */
   async idle(): Promise<void> {
-    while (this.sweeping) await this.sweeping;
+    while (this.soon || this.pumping || this.settling.size > 0) {
+      if (this.soon) await new Promise((resolve) => setTimeout(resolve, this.gatherMs));
+      await this.pumping;
+      await Promise.all(this.settling);
+    }
   }
 
   /**
    * Stops claiming. Attempts under way get `graceMs` to finish and be recorded;
-   * those still running then are cut off (recorded as due for a retry) and get
+   * those still running then are cut off (recorded as due again at once) and get
    * a moment to be recorded. Only then is whatever this instance still holds
    * and is not attempting handed back (its lease cleared), so another instance
    * attempts it at once instead of after the lease, and never while it may
@@ -158,9 +236,11 @@ export class DeliveryWorker {
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.soon);
     this.timer = undefined;
+    this.soon = undefined;
     if (!(await this.idleWithin(graceMs))) {
-      for (const controller of this.inFlight.values()) controller.abort(new Error("the instance is shutting down"));
+      for (const { controller } of this.inFlight.values()) controller.abort(new Error("the instance is shutting down"));
       await this.idleWithin(2_000);
     }
     await this.database().outboxMessage.updateMany({
@@ -169,48 +249,74 @@ export class DeliveryWorker {
     });
   }
 
-  private idleWithin(ms: number): Promise<boolean> {
-    return Promise.race([this.idle().then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
+  /**
+   * One claim of each kind, attempted at once; resolves when every attempt it started is recorded.
+   * Returns how many rows it claimed. (The running site claims through deliverSoon and start.)
+   */
+  async sweep(): Promise<number> {
+    const started = await this.claimAndAttempt();
+    await Promise.all(started);
+    return started.length;
   }
 
-  private async sweepUntilDone(): Promise<void> {
+  private idleWithin(ms: number): Promise<boolean> {
+    return Promise.race([this.idle().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, ms, false).unref())]);
+  }
+
+  private pumpSoon(delayMs: number): void {
+    if (this.stopped || !this.active) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    if (this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      this.pumping = this.pump().finally(() => (this.pumping = null));
+    }, delayMs);
+  }
+
+  /** Claims while full claims say more is due and there are places free; then prunes now and then. */
+  private async pump(): Promise<void> {
     try {
       do {
-        this.sweepAgain = false;
-        // A full batch means more may be due right now.
-        if ((await this.sweep()) >= this.batchSize) this.sweepAgain = true;
-      } while (this.sweepAgain && !this.stopped);
+        this.pumpAgain = false;
+        await this.claimAndAttempt();
+      } while (this.pumpAgain && !this.stopped && !this.yielding());
       await this.pruneNowAndThen();
     } catch (error) {
       log.error({ fault: "delivery_worker", owner: this.options.owner, ...errorFields(error) }, "delivery worker pass failed; it tries again at its next look");
     }
   }
 
-  /**
-   * One pass: claim due rows, attempt them together, record each outcome as soon
-   * as its attempt finishes. Returns how many were claimed.
-   */
-  async sweep(): Promise<number> {
-    const claimed = await this.claim();
-    if (claimed.length === 0) return 0;
+  /** Claims what each kind has places for, starts the attempts, and returns each attempt's way to its record. */
+  private async claimAndAttempt(): Promise<Promise<void>[]> {
+    const size = this.yielding() ? YIELDING_BATCH : this.batchSize;
+    if (this.options.owe && (await this.options.owe(this.database(), this.kinds, new Date(this.now()), size))) this.pumpAgain = true;
+    const claimed: Delivery[] = [];
+    for (const kind of this.kinds) claimed.push(...(await this.claimKind(kind, size)));
+    if (claimed.length === 0) return [];
     const entries = await this.database().waitlistEntry.findMany({ where: { id: { in: [...new Set(claimed.map((row) => row.entryId))] } } });
     const entryById = new Map(entries.map((entry) => [entry.id, entry]));
-    const recorded = await Promise.allSettled(
-      claimed.map(async (delivery) => {
-        const controller = new AbortController();
-        this.inFlight.set(delivery.id, controller);
-        try {
-          const outcome = await this.attempt(delivery, entryById.get(delivery.entryId), controller);
-          await this.recorder.submit({ delivery, outcome });
-        } finally {
-          this.inFlight.delete(delivery.id);
-        }
-      }),
-    );
-    const failed = recorded.find((result) => result.status === "rejected");
-    // Not recorded: the row keeps its lease until it runs out, then any instance tries it again.
-    if (failed) throw failed.reason;
-    return claimed.length;
+    return claimed.map((delivery) => this.attemptAndRecord(delivery, entryById.get(delivery.entryId)));
+  }
+
+  private attemptAndRecord(delivery: Delivery, entry: WaitlistEntry | undefined): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight.set(delivery.id, { controller, kind: delivery.kind, retry: delivery.attempt > 1 });
+    const settled = this.attempt(delivery, entry, controller)
+      .then((outcome) => this.recorder.submit({ delivery, outcome }))
+      .catch((error: unknown) => {
+        // Not recorded: the row keeps its lease until it runs out, then any instance tries it again.
+        log.error({ fault: "delivery_worker", owner: this.options.owner, delivery_id: delivery.id, ...errorFields(error) }, "a delivery's outcome could not be recorded");
+      })
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        this.settling.delete(settled);
+        if (this.roomAgain(delivery.kind) && !this.yielding()) this.pumpSoon(0);
+      });
+    this.settling.add(settled);
+    return settled;
   }
 
   /**
@@ -250,94 +356,154 @@ export class DeliveryWorker {
     return outcome;
   }
 
-  private async claim(): Promise<Delivery[]> {
-    const claimed: Delivery[] = [];
-    for (const kind of this.kinds) claimed.push(...(await this.claimKind(kind)));
-    return claimed;
+  /** Whether enough places have freed up for the claim a kind is waiting for to be worth making. */
+  private roomAgain(kind: DeliveryKind): boolean {
+    const waiting = this.waitingForRoom.get(kind);
+    if (waiting === undefined) return false;
+    const places = this.placesFor(kind);
+    const enough = Math.max(1, Math.floor(this.batchSize / 4));
+    return waiting === "any" ? places.free >= enough : places.forRetries >= enough;
+  }
+
+  /** Places free for a kind's attempts, and how many of them retries may take. */
+  private placesFor(kind: DeliveryKind): { free: number; forRetries: number } {
+    let all = 0;
+    let retries = 0;
+    for (const attempt of this.inFlight.values()) {
+      if (attempt.kind !== kind) continue;
+      all += 1;
+      if (attempt.retry) retries += 1;
+    }
+    const free = Math.max(0, this.maxInFlight - all);
+    return { free, forRetries: Math.min(free, Math.max(0, Math.floor(this.maxInFlight / 2) - retries)) };
   }
 
   /**
-   * One statement, so two instances never claim one row, and a cap counts what
-   * every instance has sent in the last hour plus what is being attempted now.
-   * With a cap per throttle key, the due rows of each key are numbered in the
-   * order they are due, and a row is claimed only while its number plus what its
-   * key used in the hour stays within the cap.
+   * One statement, so two instances never claim one row and the caps hold across instances: it
+   * reads the due rows (first attempts, then retries), numbers them overall and per throttle key,
+   * and claims a row only while its number stays within what its kind and its key have left of
+   * their caps this hour. A row over its key's cap is put off until the key's oldest counted
+   * minute leaves the window, so rows of a key that must wait never stand in front of the others.
    */
-  private async claimKind(kind: DeliveryKind): Promise<Delivery[]> {
-    const now = new Date(this.now());
-    const hourAgo = new Date(now.getTime() - HOUR_MS);
-    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
-    // Delivered in the last hour, or being attempted now.
-    const used = Prisma.sql`((status = 'delivered' AND delivered_at > ${hourAgo}) OR (status = 'pending' AND lease_expires_at > ${now}))`;
-    const cap = this.options.hourlyCaps?.[kind];
-    const limit =
-      cap === undefined
-        ? Prisma.sql`${this.batchSize}`
-        : Prisma.sql`max(0, min(${this.batchSize}, ${cap} - (SELECT count(*) FROM outbox WHERE kind = ${kind} AND ${used})))`;
-    const due = Prisma.sql`status = 'pending' AND kind = ${kind} AND next_attempt_at <= ${now} AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})`;
-    const keyCap = this.options.hourlyCapsPerKey?.[kind];
-    const claimable =
-      keyCap === undefined
-        ? Prisma.sql`SELECT id FROM outbox WHERE ${due} ORDER BY next_attempt_at LIMIT ${limit}`
-        : Prisma.sql`
-            SELECT id FROM (
-              SELECT id, next_attempt_at, throttle_key, row_number() OVER (PARTITION BY throttle_key ORDER BY next_attempt_at, id) AS nth
-              FROM outbox WHERE ${due}
-            ) AS candidate
-            WHERE throttle_key IS NULL OR nth + (
-              SELECT count(*) FROM outbox AS sent WHERE sent.kind = ${kind} AND sent.throttle_key = candidate.throttle_key AND ${used}
-            ) <= ${keyCap}
-            ORDER BY next_attempt_at
-            LIMIT ${limit}`;
-    // Another instance's claim or record may hold the write lock for a moment (libSQL's engine does
-    // not wait for it at all): one statement, so it can simply be tried again (lib/db whileBusy).
-    const rows = await whileBusy(() => this.database().$queryRaw<Claimed[]>`
-      UPDATE outbox SET lease_owner = ${this.options.owner}, lease_expires_at = ${leaseUntil}, attempts = attempts + 1
-      WHERE id IN (${claimable})
-      RETURNING id, kind, entry_id, attempts, event, payload`);
-    return rows.map((row) => ({ id: row.id, kind: row.kind, entryId: Number(row.entry_id), attempt: Number(row.attempts), event: row.event, payload: row.payload }));
-  }
-
-  /** Delivered rows in one statement; the rest (rare) one by one. Only rows this worker still holds. */
-  private async record(batch: { delivery: Delivery; outcome: Attempted }[]): Promise<void> {
-    const database = this.database();
-    const owner = this.options.owner;
+  private async claimKind(kind: DeliveryKind, size: number): Promise<Delivery[]> {
+    const places = this.placesFor(kind);
+    const room = Math.min(size, places.free);
+    if (room === 0) {
+      this.waitingForRoom.set(kind, "any");
+      return [];
+    }
+    const retryRoom = Math.min(room, places.forRetries);
     const now = this.now();
-    const released = { leaseOwner: null, leaseExpiresAt: null };
-    const claimed = batch.map((item) => item.delivery);
-    const outcomes = batch.map((item) => item.outcome);
-    const delivered = claimed.filter((_, i) => outcomes[i]!.delivered).map((delivery) => delivery.id);
-    if (delivered.length > 0) {
-      await database.outboxMessage.updateMany({
-        where: { id: { in: delivered }, leaseOwner: owner },
-        data: { status: "delivered", deliveredAt: new Date(now), lastError: null, ...released },
-      });
-    }
-    for (const [i, delivery] of claimed.entries()) {
-      const outcome = outcomes[i]!;
-      if (outcome.delivered) continue;
+    const nowDate = new Date(now);
+    const minute = Math.floor(now / MINUTE_MS);
+    const fromMinute = minute - CAP_WINDOW_MINUTES + 1;
+    const leaseUntil = new Date(now + this.options.leaseMs);
+    const cap = this.options.hourlyCaps?.[kind];
+    const keyCap = this.options.hourlyCapsPerKey?.[kind];
+    const kindLeft =
+      cap === undefined
+        ? Prisma.sql`${room}`
+        : Prisma.sql`${cap} - (SELECT coalesce(sum(sent), 0) FROM outbox_sent_minutes WHERE kind = ${kind} AND throttle_key = '' AND minute >= ${fromMinute})`;
+    const keyLeft = keyCap === undefined ? Prisma.sql`${Number.MAX_SAFE_INTEGER}` : Prisma.sql`${keyCap} - coalesce(key_used.used, 0)`;
+    const rows = await whileBusy(() => this.database().$queryRaw<ClaimedRow[]>`${OWN_WRITE}
+      WITH due AS MATERIALIZED (
+        SELECT id, throttle_key, next_attempt_at, 0 AS retry FROM (
+          SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_first_attempts_idx
+          WHERE kind = ${kind} AND status = 'pending' AND attempts = 0 AND next_attempt_at <= ${nowDate}
+          ORDER BY next_attempt_at LIMIT ${room})
+        UNION ALL
+        SELECT id, throttle_key, next_attempt_at, 1 FROM (
+          SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_retries_idx
+          WHERE kind = ${kind} AND status = 'pending' AND attempts > 0 AND next_attempt_at <= ${nowDate}
+            AND (lease_expires_at IS NULL OR lease_expires_at <= ${nowDate})
+          ORDER BY next_attempt_at LIMIT ${retryRoom})
+      ),
+      numbered AS (
+        SELECT id, throttle_key,
+          row_number() OVER (ORDER BY retry, next_attempt_at, id) AS nth,
+          row_number() OVER (PARTITION BY throttle_key ORDER BY retry, next_attempt_at, id) AS nth_of_key
+        FROM due
+      ),
+      key_used AS (
+        SELECT throttle_key, sum(sent) AS used, min(minute) AS oldest FROM outbox_sent_minutes
+        WHERE kind = ${kind} AND throttle_key IN (SELECT throttle_key FROM due) AND minute >= ${fromMinute} AND sent > 0
+        GROUP BY throttle_key
+      ),
+      decided AS MATERIALIZED (
+        SELECT id, over_key_cap, NOT over_key_cap AND nth <= min(${room}, ${kindLeft}) AS claim, free_from FROM (
+          SELECT numbered.id, nth, numbered.throttle_key IS NOT NULL AND nth_of_key > ${keyLeft} AS over_key_cap,
+            coalesce(key_used.oldest, ${minute}) + ${CAP_WINDOW_MINUTES} AS free_from
+          FROM numbered LEFT JOIN key_used ON key_used.throttle_key = numbered.throttle_key)
+      )
+      UPDATE outbox SET
+        lease_owner = CASE WHEN decided.claim THEN ${this.options.owner} ELSE lease_owner END,
+        lease_expires_at = CASE WHEN decided.claim THEN ${leaseUntil} ELSE lease_expires_at END,
+        claimed_minute = CASE WHEN decided.claim THEN ${minute} ELSE NULL END,
+        attempts = CASE WHEN decided.claim THEN attempts + 1 ELSE attempts END,
+        next_attempt_at = CASE WHEN decided.claim THEN next_attempt_at
+          ELSE strftime('%Y-%m-%dT%H:%M:%f+00:00', decided.free_from * 60, 'unixepoch') END
+      FROM decided
+      WHERE outbox.id = decided.id AND (decided.claim OR decided.over_key_cap)
+      RETURNING outbox.id, outbox.kind, outbox.entry_id, outbox.attempts, outbox.event, outbox.payload, outbox.claimed_minute`);
+    const claimed = rows.filter((row) => row.claimed_minute !== null);
+    // A claim that took all it could means more may be due: claimed again at once if the batch was
+    // the limit, else as the places that limited it free up.
+    const retries = claimed.filter((row) => Number(row.attempts) > 1).length;
+    this.waitingForRoom.delete(kind);
+    if (claimed.length >= room && room < size) this.waitingForRoom.set(kind, "any");
+    else if (claimed.length >= room) this.pumpAgain = true;
+    else if (retries >= retryRoom && retryRoom < size) this.waitingForRoom.set(kind, "retries");
+    return claimed.map((row) => ({ id: row.id, kind: row.kind, entryId: Number(row.entry_id), attempt: Number(row.attempts), event: row.event, payload: row.payload }));
+  }
+
+  /**
+   * The outcomes of a moment in one statement, only for rows this worker still holds. Delivered
+   * rows get their time; the others are due again after the backoff of their attempt, or failed.
+   */
+  private async record(batch: Outcome[]): Promise<void> {
+    const now = this.now();
+    // [id, status, next attempt (stored form) or null, last error or null, attempts given back]
+    const outcomes = batch.map(({ delivery, outcome }) => {
+      if (outcome.delivered) return [delivery.id, "delivered", null, null, 0];
       const delay = outcome.now ? 0 : this.options.retryDelaysMs[delivery.attempt - 1];
-      const again = outcome.retry && delay !== undefined;
-      await database.outboxMessage.updateMany({
-        where: { id: delivery.id, leaseOwner: owner },
-        data: again
-          ? { nextAttemptAt: new Date(now + delay), lastError: outcome.problem, ...released, ...(outcome.now ? { attempts: { decrement: 1 } } : {}) }
-          : { status: "failed", lastError: outcome.problem, ...released },
-      });
-      if (!again) {
-        // The ids let an operator find it (npm run waitlist -- deliveries); nothing the visitor typed is logged.
-        log.error(
-          { fault: "delivery_failed", kind: delivery.kind, entry_id: delivery.entryId, delivery_id: delivery.id, attempts: delivery.attempt, problem: outcome.problem },
-          `${delivery.kind} delivery failed for good`,
-        );
-      }
+      if (!outcome.retry || delay === undefined) return [delivery.id, "failed", null, outcome.problem, 0];
+      return [delivery.id, "pending", timestamp(new Date(now + delay)), outcome.problem, outcome.now ? 1 : 0];
+    });
+    const failed = await this.database().$queryRaw<{ id: string }[]>`${OWN_WRITE}
+      UPDATE outbox SET
+        status = outcome.value ->> 1,
+        delivered_at = CASE WHEN outcome.value ->> 1 = 'delivered' THEN ${new Date(now)} END,
+        next_attempt_at = coalesce(outcome.value ->> 2, outbox.next_attempt_at),
+        last_error = outcome.value ->> 3,
+        attempts = outbox.attempts - (outcome.value ->> 4),
+        lease_owner = NULL,
+        lease_expires_at = NULL
+      FROM json_each(${JSON.stringify(outcomes)}) AS outcome
+      WHERE outbox.id = outcome.value ->> 0 AND outbox.lease_owner = ${this.options.owner}
+      RETURNING CASE WHEN outbox.status = 'failed' THEN outbox.id END AS id`;
+    const failedIds = new Set(failed.map((row) => row.id).filter((id) => id !== null));
+    for (const { delivery, outcome } of batch) {
+      if (!failedIds.has(delivery.id) || outcome.delivered) continue;
+      // The ids let an operator find it (npm run waitlist -- deliveries); nothing the visitor typed is logged.
+      log.error(
+        { fault: "delivery_failed", kind: delivery.kind, entry_id: delivery.entryId, delivery_id: delivery.id, attempts: delivery.attempt, problem: outcome.problem },
+        `${delivery.kind} delivery failed for good`,
+      );
     }
   }
 
+  /** Delivered rows past the week and the caps' minutes past two hours, a batch at a time. */
   private async pruneNowAndThen(): Promise<void> {
     const now = this.now();
-    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = now;
-    await this.database().outboxMessage.deleteMany({ where: { status: "delivered", deliveredAt: { lt: new Date(now - KEEP_DELIVERED_MS) } } });
+    if (now < this.nextPrune) return;
+    this.nextPrune = now + PRUNE_EVERY_MS;
+    const database = this.database();
+    const deleted = await database.$executeRaw`
+      DELETE FROM outbox WHERE id IN (
+        SELECT id FROM outbox WHERE status = 'delivered' AND delivered_at < ${new Date(now - KEEP_DELIVERED_MS)}
+        ORDER BY delivered_at LIMIT ${PRUNE_BATCH})`;
+    await database.$executeRaw`DELETE FROM outbox_sent_minutes WHERE minute < ${Math.floor(now / MINUTE_MS) - 2 * CAP_WINDOW_MINUTES}`;
+    // More to delete: again at the next look rather than in a minute.
+    if (deleted >= PRUNE_BATCH) this.nextPrune = 0;
   }
 }

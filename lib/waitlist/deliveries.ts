@@ -4,30 +4,24 @@
  * the outbox's mechanics (lib/outbox/worker.ts), which know no channel of their
  * own. One channel per configured receiver. One per process: server.ts starts it and
  * the sign-up route (its own bundle, with its own copy of this module) prompts
- * it after each answer; both must reach the same worker.
+ * it after each answer; both must reach the same worker. Before each claim the worker writes
+ * what new sign-ups are owed (./signup-deliveries.ts).
  */
 import "server-only";
 import { hostname } from "node:os";
+import path from "node:path";
 import { parseEnv, type Env } from "../env";
-import { DeliveryWorker, type Channel, type DeliveryKind } from "../outbox/worker";
+import { channelsInThread } from "../outbox/channel-thread";
+import { DeliveryWorker, type DeliveryKind } from "../outbox/worker";
 import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";
-import { renderInvitation, type InvitationTemplate } from "../follow-up/invitation";
-import { confirmationEmail, confirmationEmailChannel, linkAgainEmail, type ComposeEmail } from "./confirmation-email";
-import { LINK_AGAIN_EVENT } from "./link-again";
-import { webhookChannel } from "./webhook";
+import type { ChannelSettings } from "./channels";
+import { owingNewSignups } from "./signup-deliveries";
 
 /** The name leases and logs carry: INSTANCE_ID, or the host name and process id. */
 export function instanceName(env: Env): string {
   return env.INSTANCE_ID ?? `${hostname()}-${process.pid}`;
 }
-
-/** The email a delivery of kind "email" is: an invitation carries its template, a link asked for again is only the link; the rest are confirmations. */
-const composeEmail: ComposeEmail = (delivery, entry, link) => {
-  if (delivery.event === "invitation") return renderInvitation(JSON.parse(delivery.payload ?? "null") as InvitationTemplate, entry, link);
-  if (delivery.event === LINK_AGAIN_EVENT) return linkAgainEmail(link);
-  return confirmationEmail(entry, link);
-};
 
 /** The kinds of delivery the environment configures: what is owed about an entry (a sign-up, a follow-up change). */
 export function configuredKinds(env: Env): DeliveryKind[] {
@@ -38,21 +32,24 @@ export function configuredKinds(env: Env): DeliveryKind[] {
 }
 
 export function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
-  const channels: Partial<Record<DeliveryKind, Channel>> = {};
   const kinds = configuredKinds(env);
-  if (kinds.includes("webhook")) {
-    channels.webhook = webhookChannel({ url: env.WAITLIST_WEBHOOK_URL!, secret: env.WAITLIST_WEBHOOK_SECRET! });
-  }
-  if (kinds.includes("email")) {
-    channels.email = confirmationEmailChannel({ smtpUrl: env.SMTP_URL!, from: env.MAIL_FROM!, secret: siteSecret(), siteUrl: env.SITE_URL }, composeEmail);
-  }
+  const settings: ChannelSettings = {
+    webhook: kinds.includes("webhook") ? { url: env.WAITLIST_WEBHOOK_URL!, secret: env.WAITLIST_WEBHOOK_SECRET! } : undefined,
+    email: kinds.includes("email") ? { smtpUrl: env.SMTP_URL!, from: env.MAIL_FROM!, secret: siteSecret(), siteUrl: env.SITE_URL, maxConnections: env.MAIL_MAX_CONNECTIONS } : undefined,
+  };
   return new DeliveryWorker({
-    channels,
+    // Composing and sending run in a thread of lower priority than the visitors' requests.
+    channels: kinds.length === 0 ? {} : channelsInThread({ module: path.join(process.cwd(), "lib", "waitlist", "channels.ts"), config: settings, kinds }),
     owner: instanceName(env),
     retryDelaysMs: env.WAITLIST_DELIVERY_RETRY_SECONDS.map((seconds) => seconds * 1000),
     leaseMs: env.WAITLIST_DELIVERY_LEASE_SECONDS * 1000,
     hourlyCaps: { email: env.MAIL_MAX_PER_HOUR },
     hourlyCapsPerKey: { email: env.MAIL_MAX_PER_DOMAIN_PER_HOUR },
+    // Twice the mail connections, so that each connection has its next message waiting.
+    maxInFlight: Math.max(100, 2 * env.MAIL_MAX_CONNECTIONS),
+    owe: owingNewSignups(siteSecret()),
+    // A saturated site serves its visitors first; what is owed goes out as soon as it eases.
+    yieldAbove: 0.9,
   });
 }
 

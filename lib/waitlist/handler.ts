@@ -15,13 +15,12 @@ import { errorFields, log } from "../log";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
 import { isForeignOrigin } from "../security/origin";
 import type { RateLimiter } from "../security/rate-limit";
-import type { DeliveryKind } from "../outbox/worker";
 import { checkChallenge, issueChallenge, MAX_TOKEN_LENGTH } from "./challenge-token";
 import { API_ERRORS, type ApiErrorCode } from "./messages";
 import { domainOf, domainPolicy, refusedDomainMessage, type DomainLists } from "./email-domains";
 import { countRefusal } from "./refusals";
 import { fieldErrorsOf, FREE_TEXT_FIELDS, HONEYPOT_FIELD, normalizeEmail, waitlistSignupSchema, type WaitlistSignup } from "./schema";
-import { addToWaitlist, recipientKey } from "./store";
+import { addToWaitlist } from "./store";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -39,9 +38,7 @@ export type SignupProtection = {
 };
 
 export type SignupHandlerOptions = SignupProtection & {
-  /** What is owed about each new sign-up: outbox rows written in its transaction (the webhook). */
-  deliveries?: readonly DeliveryKind[];
-  /** Starts delivering what is due; called after the answer has gone out. */
+  /** Starts delivering what a new sign-up is owed (./signup-deliveries.ts); called after the answer has gone out. */
   deliverSoon?: () => void;
   /** Runs work once the answer has gone out: Next's after() in the route. */
   afterResponse?: (work: () => void) => void;
@@ -111,7 +108,7 @@ function logBot(reason: string): void {
 export type SignupHandler = (request: Request, afterResponse?: (work: () => void) => void) => Promise<Response>;
 
 export function createSignupHandler(options: SignupHandlerOptions): SignupHandler {
-  const { secret, minSubmitMs, siteUrl, limiter, deliveries = [], deliverSoon, afterResponse, emailDomains = {} } = options;
+  const { secret, minSubmitMs, siteUrl, limiter, deliverSoon, afterResponse, emailDomains = {} } = options;
   const now = options.now ?? Date.now;
   const database = options.database ?? getDatabase;
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
@@ -176,8 +173,6 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
 
       const result = await addToWaitlist(signup, {
         challengeId: check.id,
-        deliveries,
-        recipientKey: deliveries.includes("email") ? recipientKey(secret, signup.email) : null,
         database: database(),
         deadline,
         maxPending: options.maxPendingWrites,
@@ -187,8 +182,8 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
         return refuse(409, "already_registered");
       }
       if (result.outcome === "challenge_used") return refuse(400, "challenge_used");
-      // The deliveries are already stored with the sign-up; sending them never holds up the answer.
-      if (deliveries.length > 0 && deliverSoon) (afterThisResponse ?? queueMicrotask)(deliverSoon);
+      // What the new entry is owed is written and sent behind the answer, never holding it up.
+      if (deliverSoon) (afterThisResponse ?? queueMicrotask)(deliverSoon);
       return accepted();
     } catch (error) {
       const requestId = requestIdOf(request);

@@ -10,7 +10,7 @@
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { temporaryKind, type Database } from "../db";
+import { temporaryKind, timestamp, type Database } from "../db";
 import { errorFields, log } from "../log";
 import type { DeliveryKind } from "../outbox/worker";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
@@ -18,7 +18,6 @@ import type { RateLimiter } from "../security/rate-limit";
 import { domainOf } from "./email-domains";
 import { VISITOR_MESSAGES } from "./messages";
 import { normalizeEmail, waitlistSignupSchema } from "./schema";
-import { timestamp } from "./store";
 
 /** The outbox event of a link asked for again (lib/waitlist/deliveries.ts composes its email). */
 export const LINK_AGAIN_EVENT = "link_again";

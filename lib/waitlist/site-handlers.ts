@@ -26,8 +26,8 @@ export function signupOptionsFromEnv(): SignupHandlerOptions {
   const env = parseEnv();
   const worker = getDeliveryWorker();
   return {
-    deliveries: worker.deliveryKinds,
-    deliverSoon: () => worker.deliverSoon(),
+    // Without a delivery configured, nothing is sent soon (the worker moves its mark each sweep).
+    deliverSoon: worker.deliveryKinds.length > 0 ? () => worker.deliverSoon() : undefined,
     secret: siteSecret(),
     minSubmitMs: env.WAITLIST_MIN_SUBMIT_MS,
     siteUrl: env.SITE_URL,

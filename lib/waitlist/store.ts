@@ -1,8 +1,9 @@
 /**
  * Storing sign-ups through Prisma Client, committed in groups
- * (lib/group-commit.ts): one INSERT per batch, whatever its size, and in the
- * same transaction the outbox rows for what is owed about each new entry
- * (lib/outbox/worker.ts), so a stored sign-up always has its notifications.
+ * (lib/group-commit.ts): one INSERT per batch, whatever its size. What a new
+ * entry is owed (the webhook, the confirmation email) is written behind it by
+ * the delivery worker (./signup-deliveries.ts), so the insert stays one
+ * statement with deliveries on.
  *
  * Whether an email is already on the list, and whether a security-question
  * token was already used, are decided by the unique indexes inside that insert,
@@ -12,15 +13,12 @@
  * with an email on the list, so a duplicate costs no second query.
  */
 import "server-only";
-import { createHmac } from "node:crypto";
-import { getDatabase, isTemporary, Prisma, whileBusy, type Database } from "../db";
+import { getDatabase, isTemporary, Prisma, timestamp, whileBusy, type Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
 import { orderedUuid } from "../ordered-id";
 import { errorFields, log } from "../log";
-import type { DeliveryKind } from "../outbox/worker";
 import { PRIVACY_NOTICE_VERSION } from "../content/privacy";
-import { domainOf } from "./email-domains";
 import { SIGNUP_FIELD_NAMES, signupOf } from "./fields";
 import { normalizeEmail, type WaitlistSignup } from "./schema";
 
@@ -32,11 +30,6 @@ export type StoreResult =
   | { outcome: "created"; entry: EntryRecord }
   | { outcome: "duplicate" }
   | { outcome: "challenge_used" };
-
-/** ISO 8601 in UTC, the form the Prisma adapter writes DateTime in (docs/operations.md), so text comparison sorts by time. */
-export function timestamp(date: Date = new Date()): string {
-  return date.toISOString().replace("Z", "+00:00");
-}
 
 /** One row as it goes into waitlist_entries: keys are the column names. */
 type Row = WaitlistSignup & {
@@ -94,67 +87,25 @@ function batchJson(rows: Row[]): string {
 const SELECT_FROM_BATCH = Prisma.raw(COLUMNS.map((_, i) => `value ->> ${i}`).join(", "));
 const CHALLENGE_ID_OF_ROW = Prisma.raw(`value ->> ${COLUMNS.indexOf("challenge_id")}`);
 
-type Pending = {
-  signup: WaitlistSignup;
-  challengeId: string | null;
-  deliveries: readonly DeliveryKind[];
-  /** With an "email" delivery: the address's key in confirmation_recipients. */
-  recipientKey: string | null;
-};
+type Pending = { signup: WaitlistSignup; challengeId: string | null };
 
 /**
  * The rows that are new, with their ids; rows that collide with a unique index
  * are skipped. The whole batch is one statement with one parameter: Prisma
  * Client's cost grows with the number of parameters it passes, SQLite's JSON
- * functions unpack them for a fraction of that (docs/performance.md).
- *
- * With deliveries owed, more statements in the same transaction write an outbox
- * row of each kind for each new entry. They find the entries by the random
- * public_id each row was given, which only a row inserted by this statement can
- * carry: a skipped duplicate gets nothing. A confirmation email is owed only to
- * an address never mailed before (confirmation_recipients), which is then
- * recorded, so the form cannot be used to mail anyone twice.
+ * functions unpack them for a fraction of that (docs/performance.md). What a new
+ * entry is owed (a webhook, an email) is written behind it (./signup-deliveries.ts).
  */
-async function insertRows(database: Database, rows: Row[], batch: Pending[]): Promise<Returned[]> {
+function insertRows(database: Database, rows: Row[]): Promise<Returned[]> {
   // A token a duplicate used up (spent_challenges) admits nothing more. The WHERE also tells
   // SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
-  const insert = database.$queryRaw<Returned[]>`
+  return database.$queryRaw<Returned[]>`
     INSERT INTO waitlist_entries (${Prisma.raw(COLUMNS.join(", "))})
     SELECT ${SELECT_FROM_BATCH} FROM json_each(${batchJson(rows)})
     WHERE NOT EXISTS (SELECT 1 FROM spent_challenges WHERE challenge_id = ${CHALLENGE_ID_OF_ROW})
     ON CONFLICT (email_normalized) WHERE duplicate_of IS NULL DO UPDATE SET email_normalized = excluded.email_normalized
     ON CONFLICT DO NOTHING
     RETURNING id, email_normalized, public_id`;
-  // [outbox id, kind, the entry's public id, the recipient key or null, the throttle key or null]
-  // An email's throttle key is its canonical address's domain, so MAIL_MAX_PER_DOMAIN_PER_HOUR
-  // counts every spelling of one domain together (lib/outbox/worker.ts).
-  const owed = rows.flatMap((row, i) =>
-    batch[i]!.deliveries.map((kind) =>
-      kind === "email" ? [orderedUuid(), kind, row.public_id, batch[i]!.recipientKey, domainOf(row.email_normalized)] : [orderedUuid(), kind, row.public_id, null, null],
-    ),
-  );
-  if (owed.length === 0) return insert;
-
-  const now = rows[0]!.created_at;
-  const owedJson = JSON.stringify(owed);
-  const [inserted] = await database.$transaction([
-    insert,
-    database.$executeRaw`
-      INSERT INTO outbox (id, kind, entry_id, status, attempts, next_attempt_at, created_at, throttle_key)
-      SELECT owed.value ->> 0, owed.value ->> 1, entry.id, 'pending', 0, ${now}, ${now}, owed.value ->> 4
-      FROM json_each(${owedJson}) AS owed
-      JOIN waitlist_entries AS entry ON entry.public_id = owed.value ->> 2
-      WHERE owed.value ->> 1 != 'email'
-        OR NOT EXISTS (SELECT 1 FROM confirmation_recipients WHERE address_hash = owed.value ->> 3)`,
-    database.$executeRaw`
-      INSERT INTO confirmation_recipients (address_hash, created_at)
-      SELECT owed.value ->> 3, ${now}
-      FROM json_each(${owedJson}) AS owed
-      JOIN waitlist_entries AS entry ON entry.public_id = owed.value ->> 2
-      WHERE owed.value ->> 1 = 'email'
-      ON CONFLICT DO NOTHING`,
-  ]);
-  return inserted;
 }
 
 /**
@@ -175,7 +126,7 @@ async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome
   try {
     // A lock met before the busy timeout ran out (libSQL's embedded engine does not wait at all)
     // is tried again within it; nothing of a failed attempt was written (lib/db whileBusy).
-    inserted = await whileBusy(() => insertRows(database, rows, batch));
+    inserted = await whileBusy(() => insertRows(database, rows));
   } catch (error) {
     // The database cannot take writes now (locked past the busy timeout, full, unreachable): nothing
     // was written, and writing the rows one by one would only make each caller wait that much longer.
@@ -184,9 +135,9 @@ async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome
     // failed as a whole. Write each row on its own so only the bad one fails.
     if (rows.length === 1) return [{ error }];
     const outcomes: Outcome<StoreResult>[] = [];
-    for (const [i, row] of rows.entries()) {
+    for (const row of rows) {
       try {
-        outcomes.push(...classify([row], await insertRows(database, [row], [batch[i]!])));
+        outcomes.push(...classify([row], await insertRows(database, [row])));
       } catch (rowError) {
         outcomes.push({ error: rowError });
       }
@@ -247,10 +198,6 @@ function writerFor(database: Database, maxPending?: number): GroupCommit<Pending
 export type AddOptions = {
   /** The security-question token's id: unique, so a token admits one sign-up. */
   challengeId?: string | null;
-  /** What is owed about the new entry: an outbox row of each kind, written with it. */
-  deliveries?: readonly DeliveryKind[];
-  /** Required with an "email" delivery: recipientKey() of the address. */
-  recipientKey?: string | null;
   database?: Database;
   /** When the wait for a batch ends (the request's deadline, ms since 1970): rejected with NotWritten, nothing stored. */
   deadline?: number;
@@ -260,21 +207,6 @@ export type AddOptions = {
 
 /** Adds a sign-up, committed together with the others arriving at the same moment. */
 export function addToWaitlist(signup: WaitlistSignup, options: AddOptions = {}): Promise<StoreResult> {
-  const { challengeId = null, deliveries = [], recipientKey = null, database = getDatabase(), deadline, maxPending } = options;
-  if (deliveries.includes("email") && !recipientKey) throw new Error("an email delivery needs the address's recipientKey");
-  return writerFor(database, maxPending).submit({ signup, challengeId, deliveries, recipientKey }, deadline);
-}
-
-/**
- * How confirmation_recipients knows an address without keeping it: HMAC-SHA256
- * of the normalised address with the site's secret. It survives the entry's
- * removal, and cannot be turned back into the address without the secret.
- */
-export function recipientKey(secret: string, email: string): string {
-  return createHmac("sha256", secret).update(`confirmation-recipient:${normalizeEmail(email)}`).digest("hex");
-}
-
-/** Resolves once every sign-up submitted so far is committed (graceful shutdown). */
-export async function drainSignups(database: Database = getDatabase()): Promise<void> {
-  await writers.get(database)?.drain();
+  const { challengeId = null, database = getDatabase(), deadline, maxPending } = options;
+  return writerFor(database, maxPending).submit({ signup, challengeId }, deadline);
 }

@@ -4,12 +4,11 @@
  * (lib/waitlist/entry-link.ts). What is left out, and why, is in the file itself.
  */
 import "server-only";
-import { getDatabase, type Database } from "../db";
+import { getDatabase, timestamp, type Database } from "../db";
 import { plainText, retryLater } from "../http";
 import { siteSecret } from "../security/secret";
 import { visitorStanding } from "../follow-up/visitor-standing";
 import { signupOf } from "./fields";
-import { timestamp } from "./store";
 import { entryByLink, type ByLink } from "./visitor-entry";
 
 /** What each kind of outbox row was, in words. */

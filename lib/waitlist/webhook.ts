@@ -7,6 +7,8 @@
  * and retries it; docs/operations.md says how a receiver checks the signature.
  */
 import "server-only";
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Webhook } from "standardwebhooks";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import type { Attempted, Channel, Delivery } from "../outbox/worker";
@@ -27,7 +29,6 @@ export type WebhookOptions = {
   secret: string;
   /** Per attempt. */
   timeoutMs?: number;
-  fetchImpl?: typeof fetch;
   now?: () => number;
 };
 
@@ -53,11 +54,50 @@ function isRetryable(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
+type Answer = { status: number } | { failed: "timeout" | "deadline" | "connection" };
+
+/**
+ * One POST over a kept-alive connection (node:http; fetch cost several times the CPU per post at
+ * launch volume, docs/performance.md). Ends at `timeoutMs` or when `deadline` aborts; a redirect
+ * is an answer like any other, not followed.
+ */
+function post(agent: HttpAgent, url: URL, headers: Record<string, string>, body: string, timeoutMs: number, deadline: AbortSignal): Promise<Answer> {
+  return new Promise((resolve) => {
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    let settled = false;
+    const settle = (answer: Answer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      deadline.removeEventListener("abort", onDeadline);
+      resolve(answer);
+    };
+    const request = send(url, { method: "POST", agent, headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) } }, (response) => {
+      // Read to the end, so the connection can carry the next post.
+      response.resume();
+      response.on("end", () => settle({ status: response.statusCode ?? 0 }));
+      response.on("error", () => settle({ failed: "connection" }));
+    });
+    const onDeadline = () => {
+      settle({ failed: "deadline" });
+      request.destroy();
+    };
+    const timer = setTimeout(() => {
+      settle({ failed: "timeout" });
+      request.destroy();
+    }, timeoutMs);
+    deadline.addEventListener("abort", onDeadline, { once: true });
+    request.on("error", () => settle({ failed: "connection" }));
+    request.end(body);
+  });
+}
+
 export function webhookChannel(options: WebhookOptions): Channel {
-  const { url, timeoutMs = 5_000 } = options;
+  const { timeoutMs = 5_000 } = options;
+  const url = new URL(options.url);
   const signer = new Webhook(options.secret);
-  const fetchImpl = options.fetchImpl ?? fetch;
   const now = options.now ?? Date.now;
+  const agent = new (url.protocol === "https:" ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: 64 });
 
   return async function deliverWebhook(delivery: Delivery, entry: WaitlistEntry, deadline: AbortSignal): Promise<Attempted> {
     let body: string;
@@ -67,37 +107,26 @@ export function webhookChannel(options: WebhookOptions): Channel {
       return { delivered: false, retry: false, problem: error instanceof Error ? error.message : String(error) };
     }
     const sentAt = new Date(now());
-    // Its own timeout, or the attempt's deadline (half the lease) if that comes first. A controller
-    // of its own with a timer cleared at the end, not AbortSignal.timeout()/any(), which Node 20 keeps alive.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException("timed out", "TimeoutError")), timeoutMs);
-    const onDeadline = () => controller.abort(deadline.reason);
-    deadline.addEventListener("abort", onDeadline, { once: true });
-    try {
-      const response = await fetchImpl(url, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "User-Agent": "FieldCrew-Waitlist-Webhook/2",
-          // The same on every attempt, so a receiver can drop a repeat it already processed.
-          "webhook-id": delivery.id,
-          "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
-          "webhook-signature": signer.sign(delivery.id, sentAt, body),
-        },
-        body,
-        signal: controller.signal,
-        redirect: "error",
-      });
-      await response.body?.cancel();
-      if (response.ok) return { delivered: true };
-      return { delivered: false, retry: isRetryable(response.status), problem: `HTTP ${response.status}` };
-    } catch {
-      if (deadline.aborted) return { delivered: false, retry: true, problem: "cut off at the attempt's deadline" };
-      const timedOut = controller.signal.aborted;
-      return { delivered: false, retry: true, problem: timedOut ? `no answer within ${timeoutMs} ms` : "connection failed" };
-    } finally {
-      clearTimeout(timer);
-      deadline.removeEventListener("abort", onDeadline);
+    const answer = await post(
+      agent,
+      url,
+      {
+        "Content-Type": "application/json",
+        "User-Agent": "FieldCrew-Waitlist-Webhook/2",
+        // The same on every attempt, so a receiver can drop a repeat it already processed.
+        "webhook-id": delivery.id,
+        "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+        "webhook-signature": signer.sign(delivery.id, sentAt, body),
+      },
+      body,
+      timeoutMs,
+      deadline,
+    );
+    if ("failed" in answer) {
+      if (answer.failed === "deadline") return { delivered: false, retry: true, problem: "cut off at the attempt's deadline" };
+      return { delivered: false, retry: true, problem: answer.failed === "timeout" ? `no answer within ${timeoutMs} ms` : "connection failed" };
     }
+    if (answer.status >= 200 && answer.status < 300) return { delivered: true };
+    return { delivered: false, retry: isRetryable(answer.status), problem: `HTTP ${answer.status}` };
   };
 }

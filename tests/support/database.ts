@@ -36,6 +36,7 @@ export function setUpTestDatabase(): { file: string; url: string } {
     const database = getDatabase();
     await database.$transaction([
       database.outboxMessage.deleteMany(),
+      database.outboxSentMinute.deleteMany(),
       database.followUpEvent.deleteMany(),
       database.emailTemplate.deleteMany(),
       database.waitlistEntry.deleteMany(),

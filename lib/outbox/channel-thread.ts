@@ -1,0 +1,83 @@
+/**
+ * Channels that run in a thread of their own, at a lower CPU priority than the site. Composing and
+ * sending a delivery (a signed post, a MIME message over SMTP) took as much of the main thread as
+ * the sign-up it was about, so at launch volume the deliveries took the time the visitors' requests
+ * needed (docs/performance.md, "Launch day"). In the thread they run on a spare core, or in what
+ * the site leaves of one, and the main thread only passes each attempt on and reads its outcome.
+ *
+ * The thread is started on the first attempt and again after it dies; attempts it had under way
+ * end as retryable failures. ./sending-thread.mjs is the thread itself.
+ */
+import "server-only";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { WaitlistEntry } from "../generated/prisma/client";
+import { errorFields, log } from "../log";
+import type { Attempted, Channel, Delivery, DeliveryKind } from "./worker";
+
+/** Niceness 10: the site's threads (0) come first; the thread still gets a share when they are busy. */
+const THREAD_NICENESS = 19;
+
+export type ChannelThreadOptions = {
+  /** A module whose `channelsFor(config)` builds the channels, by its absolute path. */
+  module: string;
+  /** What channelsFor is given: copied to the thread, so plain data only. */
+  config: unknown;
+  kinds: readonly DeliveryKind[];
+};
+
+type Waiting = { resolve: (outcome: Attempted) => void };
+
+/** One channel per kind, each attempting in the one thread. */
+export function channelsInThread(options: ChannelThreadOptions): Partial<Record<DeliveryKind, Channel>> {
+  let thread: Worker | undefined;
+  let next = 0;
+  const waiting = new Map<number, Waiting>();
+
+  function lost(problem: string): void {
+    thread = undefined;
+    for (const { resolve } of waiting.values()) resolve({ delivered: false, retry: true, problem });
+    waiting.clear();
+  }
+
+  function started(): Worker {
+    if (thread) return thread;
+    const worker = new Worker(/*turbopackIgnore: true*/ path.join(process.cwd(), "lib", "outbox", "sending-thread.mjs"), {
+      workerData: { module: options.module, config: options.config, niceness: THREAD_NICENESS, loader: "tsx/esm/api" },
+    });
+    // The attempts keep their own deadlines; the thread never keeps the process alive.
+    worker.unref();
+    worker.on("message", ({ id, outcome }: { id: number; outcome: Attempted }) => {
+      waiting.get(id)?.resolve(outcome);
+      waiting.delete(id);
+    });
+    worker.on("error", (error) => {
+      log.error({ fault: "delivery_worker", ...errorFields(error) }, "the sending thread failed; it is started again for the next attempt");
+      if (thread === worker) lost("the sending thread failed");
+    });
+    worker.on("exit", () => {
+      if (thread === worker) lost("the sending thread stopped");
+    });
+    thread = worker;
+    return worker;
+  }
+
+  const channelOf =
+    (kind: DeliveryKind): Channel =>
+    (delivery: Delivery, entry: WaitlistEntry, signal: AbortSignal) =>
+      new Promise<Attempted>((resolve) => {
+        const worker = started();
+        const id = (next += 1);
+        const onAbort = () => worker.postMessage({ abort: id, reason: signal.reason instanceof Error ? signal.reason.message : "aborted" });
+        signal.addEventListener("abort", onAbort, { once: true });
+        waiting.set(id, {
+          resolve: (outcome) => {
+            signal.removeEventListener("abort", onAbort);
+            resolve(outcome);
+          },
+        });
+        worker.postMessage({ id, kind, delivery, entry });
+      });
+
+  return Object.fromEntries(options.kinds.map((kind) => [kind, channelOf(kind)]));
+}

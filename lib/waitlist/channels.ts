@@ -1,0 +1,27 @@
+/**
+ * The waitlist's delivery channels, built from plain settings: the webhook and the email (the
+ * confirmation, a link asked for again, the team's invitation). ./deliveries.ts runs them in the
+ * outbox's sending thread (lib/outbox/channel-thread.ts), which loads this module by its path.
+ */
+import "server-only";
+import type { Channel, DeliveryKind } from "../outbox/worker";
+import { renderInvitation, type InvitationTemplate } from "../follow-up/invitation";
+import { confirmationEmail, confirmationEmailChannel, linkAgainEmail, type ComposeEmail, type MailOptions } from "./confirmation-email";
+import { LINK_AGAIN_EVENT } from "./link-again";
+import { webhookChannel, type WebhookOptions } from "./webhook";
+
+export type ChannelSettings = { webhook?: Pick<WebhookOptions, "url" | "secret">; email?: MailOptions };
+
+/** The email a delivery of kind "email" is: an invitation carries its template, a link asked for again is only the link; the rest are confirmations. */
+const composeEmail: ComposeEmail = (delivery, entry, link) => {
+  if (delivery.event === "invitation") return renderInvitation(JSON.parse(delivery.payload ?? "null") as InvitationTemplate, entry, link);
+  if (delivery.event === LINK_AGAIN_EVENT) return linkAgainEmail(link);
+  return confirmationEmail(entry, link);
+};
+
+export function channelsFor(settings: ChannelSettings): Partial<Record<DeliveryKind, Channel>> {
+  const channels: Partial<Record<DeliveryKind, Channel>> = {};
+  if (settings.webhook) channels.webhook = webhookChannel(settings.webhook);
+  if (settings.email) channels.email = confirmationEmailChannel(settings.email, composeEmail);
+  return channels;
+}
