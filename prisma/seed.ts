@@ -6,9 +6,12 @@
  * dates spread over the last --months months, busier towards now.
  *
  * Addresses are at *.example domains (reserved, never deliverable), and no
- * deliveries are owed for them. A database that already has sign-ups is left
- * alone unless --append says to add to it: seeding the real list by mistake
- * would mix fake people into it.
+ * deliveries are owed for them. With --delivered, each has the history a
+ * sign-up leaves in the outbox: its confirmation email, delivered seconds after
+ * it joined (a million sign-ups, a million delivered rows: the launch-day
+ * benchmark's history, docs/performance.md). A database that already has
+ * sign-ups is left alone unless --append says to add to it: seeding the real
+ * list by mistake would mix fake people into it.
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     months: { type: "string", default: "6" },
     append: { type: "boolean", default: false },
     seed: { type: "string", default: "42" },
+    delivered: { type: "boolean", default: false },
   },
 });
 const total = Number(values.count);
@@ -174,12 +178,22 @@ try {
   for (let start = 0; start < total; start += BATCH) {
     const rows = Array.from({ length: Math.min(BATCH, total - start) }, (_, i) => row(start + i));
     await database.$executeRaw`INSERT INTO waitlist_entries (${columns}) SELECT ${select} FROM json_each(${JSON.stringify(rows)})`;
+    if (values.delivered) {
+      // The batch's entries by their public ids: each one's confirmation, sent 5 s after it joined.
+      await database.$executeRaw`
+        INSERT INTO outbox (id, kind, entry_id, status, attempts, next_attempt_at, created_at, delivered_at, throttle_key, event)
+        SELECT lower(hex(randomblob(16))), 'email', entry.id, 'delivered', 1, entry.created_at, entry.created_at,
+          strftime('%Y-%m-%dT%H:%M:%f+00:00', unixepoch(entry.created_at) + 5, 'unixepoch'), substr(entry.email_normalized, instr(entry.email_normalized, '@') + 1), 'created'
+        FROM json_each(${JSON.stringify(rows.map((row) => row[COLUMNS.indexOf("public_id")]))}) AS seeded JOIN waitlist_entries AS entry ON entry.public_id = seeded.value`;
+    }
     if ((start / BATCH) % 20 === 19) process.stderr.write(`  ${start + rows.length} of ${total}\n`);
   }
   // The console's search index, as the running site would fill it behind the sign-ups (in larger
   // passes: nobody waits for this database while it is seeded).
   await indexAllEntries(database, BATCH);
-  console.log(`Added ${total} made-up sign-ups over ${months} months in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  // Made-up people are owed nothing: the worker's mark moves past them (lib/waitlist/signup-deliveries.ts).
+  await database.$executeRaw`UPDATE signup_deliveries_state SET owed_up_to = (SELECT coalesce(max(id), 0) FROM waitlist_entries), owing = NULL WHERE id = 1`;
+  console.log(`Added ${total} made-up sign-ups${values.delivered ? " with their delivered confirmations" : ""} over ${months} months in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 } finally {
   await database.$disconnect();
 }

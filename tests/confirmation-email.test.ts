@@ -203,6 +203,29 @@ describe("the confirmation email", () => {
     expect(await received()).toHaveLength(5);
   });
 
+  it("goes out over a few kept-open connections (MAIL_MAX_CONNECTIONS), not a connection for each message", async () => {
+    let connections = 0;
+    const counted = () => void (connections += 1);
+    catcher.server.on("connection", counted);
+    try {
+      for (let i = 0; i < 12; i += 1) expect((await post(jsonRequest(signupBody()))).status).toBe(201);
+      const pooled = new DeliveryWorker({
+        channels: { email: confirmationEmailChannel({ smtpUrl, from: FROM, secret: testSecret(), siteUrl: SITE_URL, maxConnections: 2 }) },
+        owner: "pool-test",
+        retryDelaysMs: [1_000],
+        leaseMs: 60_000,
+        now: () => clock,
+        owe: owingNewSignups(testSecret()),
+      });
+      expect(await pooled.sweep()).toBe(12);
+      expect(await received()).toHaveLength(12);
+      expect(connections).toBeGreaterThan(0);
+      expect(connections).toBeLessThanOrEqual(2);
+    } finally {
+      catcher.server.off("connection", counted);
+    }
+  });
+
   it("retries when the mail server refuses for now, and gives up on a permanent refusal", async () => {
     writeFileSync(path.join(mailDir, "down"), "");
     expect((await post(jsonRequest(signupBody({ email: "later@example.com" })))).status).toBe(201);

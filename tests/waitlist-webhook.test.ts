@@ -25,7 +25,7 @@ const { url: databaseUrl } = setUpTestDatabase();
 const WEBHOOK_SECRET = `whsec_${Buffer.from("webhook-test-secret-0123456789abcdef").toString("base64")}`;
 
 type Received = { headers: IncomingMessage["headers"]; body: string; answered: number };
-type Behaviour = "ok" | "fail" | "gone" | "hang";
+type Behaviour = "ok" | "fail" | "gone" | "moved" | "hang";
 
 /** A receiver that answers each request with the next behaviour in the list (the last one repeats). */
 async function startReceiver(behaviours: Behaviour[]) {
@@ -36,12 +36,13 @@ async function startReceiver(behaviours: Behaviour[]) {
     request.on("data", (chunk: Buffer) => (body += chunk.toString()));
     request.on("end", () => {
       const behaviour = behaviours[Math.min(received.length, behaviours.length - 1)]!;
-      const answered = { ok: 204, fail: 503, gone: 410, hang: 0 }[behaviour];
+      const answered = { ok: 204, fail: 503, gone: 410, moved: 301, hang: 0 }[behaviour];
       received.push({ headers: request.headers, body, answered });
       if (behaviour === "hang") {
         hanging.push(() => response.end());
         return;
       }
+      if (behaviour === "moved") response.setHeader("Location", "http://127.0.0.1:9/elsewhere");
       response.statusCode = answered;
       response.end();
     });
@@ -282,6 +283,18 @@ describe("the new-sign-up webhook", () => {
       expect((await handler()(jsonRequest(signupBody()))).status).toBe(201);
       expect(await workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET })).sweep()).toBe(1);
       expect(await outbox()).toEqual([expect.objectContaining({ status: "failed", attempts: 1, lastError: "HTTP 410" })]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("does not follow a redirect: the sign-up is not posted anywhere but the configured address, and the delivery fails for good", async () => {
+    const receiver = await startReceiver(["moved"]);
+    try {
+      expect((await handler()(jsonRequest(signupBody()))).status).toBe(201);
+      expect(await workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET })).sweep()).toBe(1);
+      expect(receiver.received).toHaveLength(1);
+      expect(await outbox()).toEqual([expect.objectContaining({ status: "failed", attempts: 1, lastError: "HTTP 301" })]);
     } finally {
       await receiver.close();
     }

@@ -22,6 +22,7 @@ import { temporaryKind } from "./errors";
 
 export { Prisma } from "../generated/prisma/client";
 export { DatabaseUnavailable, isTemporary, temporaryKind, type TemporaryKind } from "./errors";
+export { timestamp } from "./time";
 export type Database = PrismaClient;
 
 /**
@@ -79,11 +80,6 @@ export const WITHOUT_SYNC = "/* without sync */";
  * WITHOUT_SYNC, either first.
  */
 export const WITHOUT_WAITING = "/* without waiting */";
-
-/** ISO 8601 in UTC, the form the Prisma adapter writes DateTime in (docs/operations.md), so text comparison sorts by time. */
-export function timestamp(date: Date = new Date()): string {
-  return date.toISOString().replace("Z", "+00:00");
-}
 
 /** A problem an operator can fix before the site can start (no database yet); its message says how. */
 export class DatabaseMissing extends Error {}

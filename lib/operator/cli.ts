@@ -16,7 +16,7 @@ import { refusalCounts, type RefusalCounts } from "../waitlist/refusals";
 import { normalizeEmail, waitlistSignupSchema } from "../waitlist/schema";
 import { displayValue, SIGNUP_FIELD_NAMES, SIGNUP_FIELDS, type ListColumn } from "../waitlist/fields";
 import { BUSINESS_TYPES, BUSINESS_TYPE_VALUES, COMPANY_SIZES, COMPANY_SIZE_VALUES } from "../waitlist/options";
-import type { EntryRecord } from "../waitlist/store";
+import type { EntryRecord } from "../waitlist/fields";
 import { recordAction, shellActor } from "./audit";
 import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
 import { backupCommand, BACKUP_USAGE, restoreCommand } from "./cli-backup";

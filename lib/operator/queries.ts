@@ -10,7 +10,7 @@ import type { WaitlistEntry } from "../generated/prisma/client";
 import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
 import { normalizeEmail } from "../waitlist/schema";
 import { removeEntry } from "../waitlist/visitor-entry";
-import { entryRecord, type EntryRecord } from "../waitlist/store";
+import { entryRecord, type EntryRecord } from "../waitlist/fields";
 
 /**
  * A sign-up as the operator tool shows and exports it: the entry, when its

@@ -5,8 +5,8 @@
  * needed (docs/performance.md, "Launch day"). In the thread they run on a spare core, or in what
  * the site leaves of one, and the main thread only passes each attempt on and reads its outcome.
  *
- * The thread is started on the first attempt and again after it dies; attempts it had under way
- * end as retryable failures. ./sending-thread.mjs is the thread itself.
+ * The thread is started with the channels, and again at the next attempt after it dies; attempts it
+ * had under way end as retryable failures. ./sending-thread.mjs is the thread itself.
  */
 import "server-only";
 import path from "node:path";
@@ -45,11 +45,10 @@ export function channelsInThread(options: ChannelThreadOptions): Partial<Record<
     const worker = new Worker(/*turbopackIgnore: true*/ path.join(process.cwd(), "lib", "outbox", "sending-thread.mjs"), {
       workerData: { module: options.module, config: options.config, niceness: THREAD_NICENESS, loader: "tsx/esm/api" },
     });
-    // The attempts keep their own deadlines; the thread never keeps the process alive.
-    worker.unref();
     worker.on("message", ({ id, outcome }: { id: number; outcome: Attempted }) => {
       waiting.get(id)?.resolve(outcome);
       waiting.delete(id);
+      if (waiting.size === 0) worker.unref();
     });
     worker.on("error", (error) => {
       log.error({ fault: "delivery_worker", ...errorFields(error) }, "the sending thread failed; it is started again for the next attempt");
@@ -58,6 +57,9 @@ export function channelsInThread(options: ChannelThreadOptions): Partial<Record<
     worker.on("exit", () => {
       if (thread === worker) lost("the sending thread stopped");
     });
+    // The thread keeps the process alive only while attempts are under way (unref after the
+    // listeners: adding a message listener refs the thread again).
+    worker.unref();
     thread = worker;
     return worker;
   }
@@ -68,6 +70,7 @@ export function channelsInThread(options: ChannelThreadOptions): Partial<Record<
       new Promise<Attempted>((resolve) => {
         const worker = started();
         const id = (next += 1);
+        if (waiting.size === 0) worker.ref();
         const onAbort = () => worker.postMessage({ abort: id, reason: signal.reason instanceof Error ? signal.reason.message : "aborted" });
         signal.addEventListener("abort", onAbort, { once: true });
         waiting.set(id, {
@@ -79,5 +82,8 @@ export function channelsInThread(options: ChannelThreadOptions): Partial<Record<
         worker.postMessage({ id, kind, delivery, entry });
       });
 
+  // Started now, not at the first attempt: loading the channels' modules takes a moment (0.6 s
+  // here), which the first attempts would otherwise spend of their deadline.
+  started();
   return Object.fromEntries(options.kinds.map((kind) => [kind, channelOf(kind)]));
 }

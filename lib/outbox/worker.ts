@@ -1,7 +1,8 @@
 /**
- * Delivers what the outbox holds (the `outbox` table): rows written in the same transaction as
- * the change they are about (lib/waitlist/store.ts, ./owe.ts), so a stored sign-up always has its
- * deliveries, and a restart or a crash loses none.
+ * Delivers what the outbox holds (the `outbox` table): rows written with the change they are about
+ * (./owe.ts), or for new sign-ups by the `owe` pass that runs before each claim
+ * (lib/waitlist/signup-deliveries.ts), so a stored sign-up always gets its deliveries, and a
+ * restart or a crash loses none.
  *
  * Every instance runs a worker. It claims due rows under a lease (one UPDATE ... RETURNING, so two
  * instances never claim the same row), attempts them, and records each outcome: delivered, due
@@ -378,13 +379,7 @@ export class DeliveryWorker {
     return { free, forRetries: Math.min(free, Math.max(0, Math.floor(this.maxInFlight / 2) - retries)) };
   }
 
-  /**
-   * One statement, so two instances never claim one row and the caps hold across instances: it
-   * reads the due rows (first attempts, then retries), numbers them overall and per throttle key,
-   * and claims a row only while its number stays within what its kind and its key have left of
-   * their caps this hour. A row over its key's cap is put off until the key's oldest counted
-   * minute leaves the window, so rows of a key that must wait never stand in front of the others.
-   */
+  /** Claims up to `size` due rows of a kind, as places allow (claimStatement). */
   private async claimKind(kind: DeliveryKind, size: number): Promise<Delivery[]> {
     const places = this.placesFor(kind);
     const room = Math.min(size, places.free);
@@ -393,58 +388,20 @@ export class DeliveryWorker {
       return [];
     }
     const retryRoom = Math.min(room, places.forRetries);
-    const now = this.now();
-    const nowDate = new Date(now);
-    const minute = Math.floor(now / MINUTE_MS);
-    const fromMinute = minute - CAP_WINDOW_MINUTES + 1;
-    const leaseUntil = new Date(now + this.options.leaseMs);
-    const cap = this.options.hourlyCaps?.[kind];
-    const keyCap = this.options.hourlyCapsPerKey?.[kind];
-    const kindLeft =
-      cap === undefined
-        ? Prisma.sql`${room}`
-        : Prisma.sql`${cap} - (SELECT coalesce(sum(sent), 0) FROM outbox_sent_minutes WHERE kind = ${kind} AND throttle_key = '' AND minute >= ${fromMinute})`;
-    const keyLeft = keyCap === undefined ? Prisma.sql`${Number.MAX_SAFE_INTEGER}` : Prisma.sql`${keyCap} - coalesce(key_used.used, 0)`;
-    const rows = await whileBusy(() => this.database().$queryRaw<ClaimedRow[]>`${OWN_WRITE}
-      WITH due AS MATERIALIZED (
-        SELECT id, throttle_key, next_attempt_at, 0 AS retry FROM (
-          SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_first_attempts_idx
-          WHERE kind = ${kind} AND status = 'pending' AND attempts = 0 AND next_attempt_at <= ${nowDate}
-          ORDER BY next_attempt_at LIMIT ${room})
-        UNION ALL
-        SELECT id, throttle_key, next_attempt_at, 1 FROM (
-          SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_retries_idx
-          WHERE kind = ${kind} AND status = 'pending' AND attempts > 0 AND next_attempt_at <= ${nowDate}
-            AND (lease_expires_at IS NULL OR lease_expires_at <= ${nowDate})
-          ORDER BY next_attempt_at LIMIT ${retryRoom})
+    const rows = await whileBusy(() =>
+      this.database().$queryRaw<ClaimedRow[]>(
+        claimStatement({
+          kind,
+          room,
+          retryRoom,
+          now: this.now(),
+          owner: this.options.owner,
+          leaseMs: this.options.leaseMs,
+          cap: this.options.hourlyCaps?.[kind],
+          keyCap: this.options.hourlyCapsPerKey?.[kind],
+        }),
       ),
-      numbered AS (
-        SELECT id, throttle_key,
-          row_number() OVER (ORDER BY retry, next_attempt_at, id) AS nth,
-          row_number() OVER (PARTITION BY throttle_key ORDER BY retry, next_attempt_at, id) AS nth_of_key
-        FROM due
-      ),
-      key_used AS (
-        SELECT throttle_key, sum(sent) AS used, min(minute) AS oldest FROM outbox_sent_minutes
-        WHERE kind = ${kind} AND throttle_key IN (SELECT throttle_key FROM due) AND minute >= ${fromMinute} AND sent > 0
-        GROUP BY throttle_key
-      ),
-      decided AS MATERIALIZED (
-        SELECT id, over_key_cap, NOT over_key_cap AND nth <= min(${room}, ${kindLeft}) AS claim, free_from FROM (
-          SELECT numbered.id, nth, numbered.throttle_key IS NOT NULL AND nth_of_key > ${keyLeft} AS over_key_cap,
-            coalesce(key_used.oldest, ${minute}) + ${CAP_WINDOW_MINUTES} AS free_from
-          FROM numbered LEFT JOIN key_used ON key_used.throttle_key = numbered.throttle_key)
-      )
-      UPDATE outbox SET
-        lease_owner = CASE WHEN decided.claim THEN ${this.options.owner} ELSE lease_owner END,
-        lease_expires_at = CASE WHEN decided.claim THEN ${leaseUntil} ELSE lease_expires_at END,
-        claimed_minute = CASE WHEN decided.claim THEN ${minute} ELSE NULL END,
-        attempts = CASE WHEN decided.claim THEN attempts + 1 ELSE attempts END,
-        next_attempt_at = CASE WHEN decided.claim THEN next_attempt_at
-          ELSE strftime('%Y-%m-%dT%H:%M:%f+00:00', decided.free_from * 60, 'unixepoch') END
-      FROM decided
-      WHERE outbox.id = decided.id AND (decided.claim OR decided.over_key_cap)
-      RETURNING outbox.id, outbox.kind, outbox.entry_id, outbox.attempts, outbox.event, outbox.payload, outbox.claimed_minute`);
+    );
     const claimed = rows.filter((row) => row.claimed_minute !== null);
     // A claim that took all it could means more may be due: claimed again at once if the batch was
     // the limit, else as the places that limited it free up.
@@ -471,7 +428,7 @@ export class DeliveryWorker {
     });
     const failed = await this.database().$queryRaw<{ id: string }[]>`${OWN_WRITE}
       UPDATE outbox SET
-        status = outcome.value ->> 1,
+        status = CASE WHEN outcome.value ->> 1 = 'pending' THEN outbox.status ELSE outcome.value ->> 1 END,
         delivered_at = CASE WHEN outcome.value ->> 1 = 'delivered' THEN ${new Date(now)} END,
         next_attempt_at = coalesce(outcome.value ->> 2, outbox.next_attempt_at),
         last_error = outcome.value ->> 3,
@@ -492,18 +449,99 @@ export class DeliveryWorker {
     }
   }
 
-  /** Delivered rows past the week and the caps' minutes past two hours, a batch at a time. */
+  /** Prunes once a minute, and at the next pass again while a batch was full. */
   private async pruneNowAndThen(): Promise<void> {
     const now = this.now();
     if (now < this.nextPrune) return;
     this.nextPrune = now + PRUNE_EVERY_MS;
+    if ((await this.prune()) >= PRUNE_BATCH) this.nextPrune = 0;
+  }
+
+  /**
+   * Deletes a batch of delivered rows older than a week (PRUNE_BATCH, oldest first) and the caps'
+   * minutes older than two hours; returns how many rows it deleted. Each pass runs it now and then.
+   */
+  async prune(): Promise<number> {
+    const now = this.now();
     const database = this.database();
     const deleted = await database.$executeRaw`
       DELETE FROM outbox WHERE id IN (
         SELECT id FROM outbox WHERE status = 'delivered' AND delivered_at < ${new Date(now - KEEP_DELIVERED_MS)}
         ORDER BY delivered_at LIMIT ${PRUNE_BATCH})`;
     await database.$executeRaw`DELETE FROM outbox_sent_minutes WHERE minute < ${Math.floor(now / MINUTE_MS) - 2 * CAP_WINDOW_MINUTES}`;
-    // More to delete: again at the next look rather than in a minute.
-    if (deleted >= PRUNE_BATCH) this.nextPrune = 0;
+    return deleted;
   }
+}
+
+export type ClaimInput = {
+  kind: DeliveryKind;
+  /** Rows to claim at most, and of them retries at most. */
+  room: number;
+  retryRoom: number;
+  /** ms since 1970. */
+  now: number;
+  owner: string;
+  leaseMs: number;
+  cap?: number;
+  keyCap?: number;
+};
+
+/**
+ * The claim of one kind as one statement, so two instances never claim one row and the caps hold
+ * across instances: it reads the due rows (first attempts, then retries) from the front of their
+ * indexes, numbers them overall and per throttle key, and claims a row only while its number stays
+ * within what its kind and its key have left of their caps (counted per minute). A row over its
+ * key's cap is put off until the key's oldest counted minute leaves the window, so rows of a key
+ * that must wait never stand in front of the others. Exported for the tests' EXPLAIN.
+ */
+export function claimStatement({ kind, room, retryRoom, now, owner, leaseMs, cap, keyCap }: ClaimInput): Prisma.Sql {
+  const nowDate = new Date(now);
+  const minute = Math.floor(now / MINUTE_MS);
+  const fromMinute = minute - CAP_WINDOW_MINUTES + 1;
+  const leaseUntil = new Date(now + leaseMs);
+  const kindLeft =
+    cap === undefined
+      ? Prisma.sql`${room}`
+      : Prisma.sql`${cap} - (SELECT coalesce(sum(sent), 0) FROM outbox_sent_minutes WHERE kind = ${kind} AND throttle_key = '' AND minute >= ${fromMinute})`;
+  const keyLeft = keyCap === undefined ? Prisma.sql`${Number.MAX_SAFE_INTEGER}` : Prisma.sql`${keyCap} - coalesce(key_used.used, 0)`;
+  return Prisma.sql`${OWN_WRITE}
+    WITH due AS MATERIALIZED (
+      SELECT id, throttle_key, next_attempt_at, 0 AS retry FROM (
+        SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_first_attempts_idx
+        WHERE kind = ${kind} AND status = 'pending' AND attempts = 0 AND next_attempt_at <= ${nowDate}
+        ORDER BY next_attempt_at LIMIT ${room})
+      UNION ALL
+      SELECT id, throttle_key, next_attempt_at, 1 FROM (
+        SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_retries_idx
+        WHERE kind = ${kind} AND status = 'pending' AND attempts > 0 AND next_attempt_at <= ${nowDate}
+          AND (lease_expires_at IS NULL OR lease_expires_at <= ${nowDate})
+        ORDER BY next_attempt_at LIMIT ${retryRoom})
+    ),
+    numbered AS (
+      SELECT id, throttle_key,
+        row_number() OVER (ORDER BY retry, next_attempt_at, id) AS nth,
+        row_number() OVER (PARTITION BY throttle_key ORDER BY retry, next_attempt_at, id) AS nth_of_key
+      FROM due
+    ),
+    key_used AS (
+      SELECT throttle_key, sum(sent) AS used, min(minute) AS oldest FROM outbox_sent_minutes
+      WHERE kind = ${kind} AND throttle_key IN (SELECT throttle_key FROM due) AND minute >= ${fromMinute} AND sent > 0
+      GROUP BY throttle_key
+    ),
+    decided AS MATERIALIZED (
+      SELECT id, over_key_cap, NOT over_key_cap AND nth <= min(${room}, ${kindLeft}) AS claim, free_from FROM (
+        SELECT numbered.id, nth, numbered.throttle_key IS NOT NULL AND nth_of_key > ${keyLeft} AS over_key_cap,
+          coalesce(key_used.oldest, ${minute}) + ${CAP_WINDOW_MINUTES} AS free_from
+        FROM numbered LEFT JOIN key_used ON key_used.throttle_key = numbered.throttle_key)
+    )
+    UPDATE outbox SET
+      lease_owner = CASE WHEN decided.claim THEN ${owner} ELSE lease_owner END,
+      lease_expires_at = CASE WHEN decided.claim THEN ${leaseUntil} ELSE lease_expires_at END,
+      claimed_minute = CASE WHEN decided.claim THEN ${minute} ELSE NULL END,
+      attempts = CASE WHEN decided.claim THEN attempts + 1 ELSE attempts END,
+      next_attempt_at = CASE WHEN decided.claim THEN next_attempt_at
+        ELSE strftime('%Y-%m-%dT%H:%M:%f+00:00', decided.free_from * 60, 'unixepoch') END
+    FROM decided
+    WHERE outbox.id = decided.id AND (decided.claim OR decided.over_key_cap)
+    RETURNING outbox.id, outbox.kind, outbox.entry_id, outbox.attempts, outbox.event, outbox.payload, outbox.claimed_minute`;
 }

@@ -6,8 +6,7 @@
 import "server-only";
 import type { Channel, DeliveryKind } from "../outbox/worker";
 import { renderInvitation, type InvitationTemplate } from "../follow-up/invitation";
-import { confirmationEmail, confirmationEmailChannel, linkAgainEmail, type ComposeEmail, type MailOptions } from "./confirmation-email";
-import { LINK_AGAIN_EVENT } from "./link-again";
+import { confirmationEmail, confirmationEmailChannel, LINK_AGAIN_EVENT, linkAgainEmail, type ComposeEmail, type MailOptions } from "./confirmation-email";
 import { webhookChannel, type WebhookOptions } from "./webhook";
 
 export type ChannelSettings = { webhook?: Pick<WebhookOptions, "url" | "secret">; email?: MailOptions };

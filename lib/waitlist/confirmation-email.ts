@@ -190,6 +190,9 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
   };
 }
 
+/** The outbox event of a link asked for again (lib/waitlist/link-again.ts owes it; ./channels.ts composes it). */
+export const LINK_AGAIN_EVENT = "link_again";
+
 export const LINK_AGAIN_SUBJECT = `Your link to your ${SITE.name} waitlist entry`;
 
 /** The email "Email me my link again" sends: only the link, to the address on the list. */

@@ -9,6 +9,7 @@
  *
  * Browser-safe (data and types only), though today only the server reads it.
  */
+import { timestamp } from "../db/time";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "./options";
 import type { WaitlistSignup } from "./schema";
@@ -100,4 +101,12 @@ export function shownFields(signup: WaitlistSignup, where: "inEmail" | "onVisito
  */
 export function signupOf(entry: WaitlistEntry): WaitlistSignup {
   return Object.fromEntries(SIGNUP_FIELD_NAMES.map((field) => [field, entry[SIGNUP_FIELDS[field].column]])) as WaitlistSignup;
+}
+
+/** A stored sign-up as operators and the webhook see it: every field of the sign-up, its id and when it came. */
+export type EntryRecord = { id: number; created_at: string } & WaitlistSignup;
+
+/** The public record of an entry read through Prisma Client. */
+export function entryRecord(entry: WaitlistEntry): EntryRecord {
+  return { id: entry.id, created_at: timestamp(entry.createdAt), ...signupOf(entry) };
 }

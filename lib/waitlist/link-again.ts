@@ -15,12 +15,11 @@ import { errorFields, log } from "../log";
 import type { DeliveryKind } from "../outbox/worker";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
 import type { RateLimiter } from "../security/rate-limit";
+import { LINK_AGAIN_EVENT } from "./confirmation-email";
 import { domainOf } from "./email-domains";
 import { VISITOR_MESSAGES } from "./messages";
 import { normalizeEmail, waitlistSignupSchema } from "./schema";
 
-/** The outbox event of a link asked for again (lib/waitlist/deliveries.ts composes its email). */
-export const LINK_AGAIN_EVENT = "link_again";
 
 /** Per address: one an hour, three a day. */
 export const LINK_AGAIN_LIMITS = { perHour: 1, perDay: 3 } as const;

@@ -14,16 +14,12 @@
  */
 import "server-only";
 import { getDatabase, isTemporary, Prisma, timestamp, whileBusy, type Database } from "../db";
-import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit, type Outcome } from "../group-commit";
 import { orderedUuid } from "../ordered-id";
 import { errorFields, log } from "../log";
 import { PRIVACY_NOTICE_VERSION } from "../content/privacy";
-import { SIGNUP_FIELD_NAMES, signupOf } from "./fields";
+import { SIGNUP_FIELD_NAMES, type EntryRecord } from "./fields";
 import { normalizeEmail, type WaitlistSignup } from "./schema";
-
-/** A stored sign-up as operators and the webhook see it: every field of the sign-up, its id and when it came. */
-export type EntryRecord = { id: number; created_at: string } & WaitlistSignup;
 
 /** "challenge_used": the security-question token already admitted another sign-up. */
 export type StoreResult =
@@ -65,11 +61,6 @@ function rowOf(signup: WaitlistSignup, challengeId: string | null, createdAt: Da
 function recordOf(row: Row, id: number): EntryRecord {
   const { email_normalized: _normalized, challenge_id: _challenge, public_id: _public, notice_version: _notice, created_at, ...signup } = row;
   return { id, created_at: timestamp(created_at), ...signup };
-}
-
-/** The public record of an entry read through Prisma Client. */
-export function entryRecord(entry: WaitlistEntry): EntryRecord {
-  return { id: entry.id, created_at: timestamp(entry.createdAt), ...signupOf(entry) };
 }
 
 /** A row RETURNING names: one this statement inserted (its public_id is one of ours), or one already on the list that an email collided with. */

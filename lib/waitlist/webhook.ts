@@ -12,7 +12,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Webhook } from "standardwebhooks";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import type { Attempted, Channel, Delivery } from "../outbox/worker";
-import { entryRecord } from "./store";
+import { entryRecord } from "./fields";
 
 export const SIGNUP_EVENT = "waitlist_entry.created";
 /** An operator changed the entry's follow-up state (lib/follow-up/changes.ts). */
