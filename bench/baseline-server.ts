@@ -11,7 +11,7 @@ import { createServer } from "node:http";
 import Database from "better-sqlite3";
 import { databaseFileFromUrl, parseEnv } from "../lib/env";
 import { normalizeEmail, waitlistSignupSchema } from "../lib/waitlist/schema";
-import { timestamp } from "../lib/db";
+import { timestamp } from "../lib/time";
 
 const port = Number(process.argv[process.argv.indexOf("--port") + 1]);
 const db = new Database(databaseFileFromUrl(parseEnv().DATABASE_URL), { fileMustExist: true, timeout: 5_000 });

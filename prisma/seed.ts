@@ -20,7 +20,7 @@ import nextEnv from "@next/env";
 import { createDatabase, Prisma } from "../lib/db";
 import { databaseSettings, parseEnv } from "../lib/env";
 import { indexAllEntries } from "../lib/operator/search-index";
-import { timestamp } from "../lib/db";
+import { timestamp } from "../lib/time";
 import { normalizeEmail } from "../lib/waitlist/schema";
 import type { BusinessType, CompanySize } from "../lib/waitlist/options";
 

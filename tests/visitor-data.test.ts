@@ -11,7 +11,7 @@ import { changeFollowUp } from "@/lib/follow-up/changes";
 import { entryToken } from "@/lib/waitlist/entry-link";
 import { SIGNUP_FIELD_NAMES } from "@/lib/waitlist/fields";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
-import { timestamp } from "@/lib/db";
+import { timestamp } from "@/lib/time";
 import { removeEntry } from "@/lib/waitlist/visitor-entry";
 import { validSignup } from "./fixtures/signup";
 import { setUpTestDatabase } from "./support/database";

@@ -22,7 +22,6 @@ import { temporaryKind } from "./errors";
 
 export { Prisma } from "../generated/prisma/client";
 export { DatabaseUnavailable, isTemporary, temporaryKind, type TemporaryKind } from "./errors";
-export { timestamp } from "./time";
 export type Database = PrismaClient;
 
 /**

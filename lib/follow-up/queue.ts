@@ -8,7 +8,8 @@
  */
 import "server-only";
 import { z } from "zod";
-import { Prisma, timestamp, type Database } from "../db";
+import { Prisma, type Database } from "../db";
+import { timestamp } from "../time";
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../waitlist/options";
 import { blankAsUndefined, cursorOf, cursorSchema, parseFilters, splitCursor } from "../operator/list";
 import { DUE_SOON_MS, RESPONSE_MS } from "./states";

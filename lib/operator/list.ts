@@ -8,7 +8,8 @@
  */
 import "server-only";
 import { z } from "zod";
-import { Prisma, timestamp, type Database } from "../db";
+import { Prisma, type Database } from "../db";
+import { timestamp } from "../time";
 import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../waitlist/options";
 import type { OperatorRecord } from "./queries";

@@ -3,7 +3,8 @@
  * (lib/db/) and its generated types.
  */
 import "server-only";
-import { Prisma, timestamp, type Database } from "../db";
+import { Prisma, type Database } from "../db";
+import { timestamp } from "../time";
 import { recordAction, type Actor } from "./audit";
 import { RECORD_COLUMNS, recordsOf, textMatches, whereClause } from "./list";
 import type { WaitlistEntry } from "../generated/prisma/client";

@@ -24,7 +24,8 @@
  */
 import "server-only";
 import { performance } from "node:perf_hooks";
-import { getDatabase, Prisma, timestamp, whileBusy, WITHOUT_SYNC, WITHOUT_WAITING, type Database } from "../db";
+import { getDatabase, Prisma, whileBusy, WITHOUT_SYNC, WITHOUT_WAITING, type Database } from "../db";
+import { timestamp } from "../time";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit } from "../group-commit";
 import { errorFields, log } from "../log";

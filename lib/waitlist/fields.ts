@@ -9,7 +9,7 @@
  *
  * Browser-safe (data and types only), though today only the server reads it.
  */
-import { timestamp } from "../db/time";
+import { timestamp } from "../time";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "./options";
 import type { WaitlistSignup } from "./schema";

@@ -10,7 +10,8 @@
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { temporaryKind, timestamp, type Database } from "../db";
+import { temporaryKind, type Database } from "../db";
+import { timestamp } from "../time";
 import { errorFields, log } from "../log";
 import type { DeliveryKind } from "../outbox/worker";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";

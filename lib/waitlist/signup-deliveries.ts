@@ -12,7 +12,8 @@
  */
 import "server-only";
 import { createHmac } from "node:crypto";
-import { Prisma, temporaryKind, timestamp, WITHOUT_SYNC, WITHOUT_WAITING, type Database } from "../db";
+import { Prisma, temporaryKind, WITHOUT_SYNC, WITHOUT_WAITING, type Database } from "../db";
+import { timestamp } from "../time";
 import { orderedUuid } from "../ordered-id";
 import type { DeliveryKind } from "../outbox/worker";
 import { domainOf } from "./email-domains";

@@ -13,7 +13,8 @@
  * with an email on the list, so a duplicate costs no second query.
  */
 import "server-only";
-import { getDatabase, isTemporary, Prisma, timestamp, whileBusy, type Database } from "../db";
+import { getDatabase, isTemporary, Prisma, whileBusy, type Database } from "../db";
+import { timestamp } from "../time";
 import { GroupCommit, type Outcome } from "../group-commit";
 import { orderedUuid } from "../ordered-id";
 import { errorFields, log } from "../log";

@@ -4,7 +4,8 @@
  * (lib/waitlist/entry-link.ts). What is left out, and why, is in the file itself.
  */
 import "server-only";
-import { getDatabase, timestamp, type Database } from "../db";
+import { getDatabase, type Database } from "../db";
+import { timestamp } from "../time";
 import { plainText, retryLater } from "../http";
 import { siteSecret } from "../security/secret";
 import { visitorStanding } from "../follow-up/visitor-standing";
