@@ -20,6 +20,7 @@ import nextEnv from "@next/env";
 import { createDatabase, Prisma } from "../lib/db";
 import { databaseSettings, parseEnv } from "../lib/env";
 import { indexAllEntries } from "../lib/operator/search-index";
+import { orderedUuid } from "../lib/ordered-id";
 import { timestamp } from "../lib/time";
 import { normalizeEmail } from "../lib/waitlist/schema";
 import type { BusinessType, CompanySize } from "../lib/waitlist/options";
@@ -179,12 +180,13 @@ try {
     const rows = Array.from({ length: Math.min(BATCH, total - start) }, (_, i) => row(start + i));
     await database.$executeRaw`INSERT INTO waitlist_entries (${columns}) SELECT ${select} FROM json_each(${JSON.stringify(rows)})`;
     if (values.delivered) {
-      // The batch's entries by their public ids: each one's confirmation, sent 5 s after it joined.
+      // The batch's entries by their public ids: each one's confirmation, sent 5 s after it joined,
+      // under an id in the order of writing, as the site's own are (lib/ordered-id.ts).
       await database.$executeRaw`
         INSERT INTO outbox (id, kind, entry_id, status, attempts, next_attempt_at, created_at, delivered_at, throttle_key, event)
-        SELECT lower(hex(randomblob(16))), 'email', entry.id, 'delivered', 1, entry.created_at, entry.created_at,
+        SELECT seeded.value ->> 1, 'email', entry.id, 'delivered', 1, entry.created_at, entry.created_at,
           strftime('%Y-%m-%dT%H:%M:%f+00:00', unixepoch(entry.created_at) + 5, 'unixepoch'), substr(entry.email_normalized, instr(entry.email_normalized, '@') + 1), 'created'
-        FROM json_each(${JSON.stringify(rows.map((row) => row[COLUMNS.indexOf("public_id")]))}) AS seeded JOIN waitlist_entries AS entry ON entry.public_id = seeded.value`;
+        FROM json_each(${JSON.stringify(rows.map((row) => [row[COLUMNS.indexOf("public_id")], orderedUuid()]))}) AS seeded JOIN waitlist_entries AS entry ON entry.public_id = seeded.value ->> 0`;
     }
     if ((start / BATCH) % 20 === 19) process.stderr.write(`  ${start + rows.length} of ${total}\n`);
   }

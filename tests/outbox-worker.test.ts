@@ -166,18 +166,18 @@ describe("a claim", () => {
 describe("the delivered history", () => {
   it("is pruned a batch at a time after a week: older delivered rows and counts go, the rest stays", async () => {
     const WEEK = 7 * 24 * 60 * MINUTE;
-    const ids = await owing(230, "webhook");
+    const ids = await owing(80, "webhook");
     const database = getDatabase();
     const set = (some: string[], sql: (ids: string) => Prisma.Sql) => database.$executeRaw(sql(JSON.stringify(some)));
-    const old = ids.slice(0, 220);
+    const old = ids.slice(0, 70);
     await set(old, (list) => Prisma.sql`UPDATE outbox SET status = 'delivered', delivered_at = ${new Date(T0 - WEEK - MINUTE)} WHERE id IN (SELECT value FROM json_each(${list}))`);
-    await set(ids.slice(220, 225), (list) => Prisma.sql`UPDATE outbox SET status = 'delivered', delivered_at = ${new Date(T0 - WEEK + 20 * MINUTE)} WHERE id IN (SELECT value FROM json_each(${list}))`);
-    await set(ids.slice(225, 228), (list) => Prisma.sql`UPDATE outbox SET status = 'failed' WHERE id IN (SELECT value FROM json_each(${list}))`);
+    await set(ids.slice(70, 75), (list) => Prisma.sql`UPDATE outbox SET status = 'delivered', delivered_at = ${new Date(T0 - WEEK + 20 * MINUTE)} WHERE id IN (SELECT value FROM json_each(${list}))`);
+    await set(ids.slice(75, 78), (list) => Prisma.sql`UPDATE outbox SET status = 'failed' WHERE id IN (SELECT value FROM json_each(${list}))`);
     await database.$executeRaw`INSERT INTO outbox_sent_minutes (kind, throttle_key, minute, sent) VALUES ('email', '', ${T0 / MINUTE - 200}, 3), ('email', '', ${T0 / MINUTE - 30}, 4)`;
     const prune = worker({ webhook: channel().send }, { now: () => T0 + 10 * MINUTE });
-    // The two pending rows are delivered by this sweep; a prune takes 200 of the 220 at a time.
+    // The two pending rows are delivered by this sweep; a prune takes 50 of the 70 at a time.
     expect(await prune.sweep()).toBe(2);
-    expect(await prune.prune()).toBe(200);
+    expect(await prune.prune()).toBe(50);
     expect(await database.outboxMessage.count({ where: { id: { in: old } } })).toBe(20);
     expect(await prune.prune()).toBe(20);
     expect(await database.outboxMessage.count({ where: { id: { in: old } } })).toBe(0);

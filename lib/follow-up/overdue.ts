@@ -1,16 +1,16 @@
 /**
  * waitlist.entry.overdue: raised once for each entry that passes its 48-hour deadline
  * still awaiting contact. Every instance sweeps each minute (server.ts); one statement
- * marks the entries (overdue_at) and, with a webhook configured, the same transaction
- * writes their webhooks, so two instances sweeping at once cannot both raise one: SQLite
- * runs their writes one after the other, and the second finds the entries marked. The mark is kept with or
+ * marks the entries (overdue_at) and, with a webhook configured, writes their webhooks
+ * too, so two instances sweeping at once cannot both raise one: SQLite runs their writes
+ * one after the other, and the second finds the entries marked. The mark is kept with or
  * without a webhook configured, so configuring one later does not announce old deadlines.
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { Prisma, whileBusy, type Database } from "../db";
 import type { DeliveryKind } from "../outbox/worker";
-import { owe, type OwedDelivery } from "../outbox/owe";
+import type { OwedDelivery } from "../outbox/owe";
 import { deadlineOf, RESPONSE_MS } from "./states";
 
 /**
@@ -36,29 +36,31 @@ export async function raiseOverdue(database: Database, options: { deliveries: re
     SELECT id FROM waitlist_entries INDEXED BY waitlist_entries_overdue_watch_idx
     WHERE follow_up_state = 'awaiting' AND overdue_at IS NULL AND created_at <= ${cutoff}
     ORDER BY created_at LIMIT ${batch}`;
-  const mark = (db: Pick<Database, "$queryRaw">) =>
-    db.$queryRaw<{ id: bigint | number; created_at: Date }[]>`UPDATE waitlist_entries SET overdue_at = ${now} WHERE id IN (${due}) RETURNING id, created_at`;
   const owesWebhooks = options.deliveries.includes("webhook");
   let raised = 0;
   for (;;) {
-    // A read first: most minutes nobody has passed the deadline, and then nothing is written. A
-    // write transaction held the database for 150-200 ms at a time under load, waiting for the
-    // main thread between its steps (docs/performance.md, issue 29).
-    const [{ waiting }] = await database.$queryRaw<[{ waiting: unknown }]>`SELECT EXISTS (${due}) AS waiting`;
-    if (!Number(waiting)) return raised;
-    // Without a webhook to owe, the mark is one statement. With one, the same transaction writes
-    // the webhooks, so a mark is never stored without them.
-    const count = owesWebhooks
-      ? await whileBusy(() =>
-          database.$transaction(async (tx) => {
-            const marked = await mark(tx);
-            await owe(tx, marked.map((row) => overdueWebhook(Number(row.id), new Date(row.created_at))), now);
-            return marked.length;
-          }),
-        )
-      : (await whileBusy(() => mark(database))).length;
-    raised += count;
-    if (count < batch) return raised;
+    // A read first: most minutes nobody has passed the deadline, and then nothing is written.
+    if (!owesWebhooks) {
+      const [{ waiting }] = await database.$queryRaw<[{ waiting: unknown }]>`SELECT EXISTS (${due}) AS waiting`;
+      if (!Number(waiting)) return raised;
+      const count = await whileBusy(() => database.$executeRaw`UPDATE waitlist_entries SET overdue_at = ${now} WHERE id IN (${due})`);
+      raised += count;
+      if (count < batch) return raised;
+      continue;
+    }
+    // With webhooks, the entries are read first, and one statement marks them and owes their
+    // webhooks (the overdue_raises view's trigger): a mark is never stored without its webhook,
+    // and nothing holds the database between two statements. An entry contacted or marked by
+    // another instance since the read is left alone by that statement.
+    const entries = await database.$queryRaw<{ id: bigint | number; created_at: Date }[]>`
+      SELECT id, created_at FROM waitlist_entries WHERE id IN (${due})`;
+    if (entries.length === 0) return raised;
+    const owing = entries.map((row) => overdueWebhook(Number(row.id), new Date(row.created_at))).map((row) => [row.id, row.entryId, row.payload]);
+    await whileBusy(() => database.$executeRaw`INSERT INTO overdue_raises (at, owing) VALUES (${now}, ${JSON.stringify(owing)})`);
+    const [{ marked }] = await database.$queryRaw<[{ marked: bigint | number }]>`
+      SELECT count(*) AS marked FROM waitlist_entries WHERE id IN (SELECT value ->> 1 FROM json_each(${JSON.stringify(owing)})) AND overdue_at = ${now}`;
+    raised += Number(marked);
+    if (entries.length < batch) return raised;
   }
 }
 

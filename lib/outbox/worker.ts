@@ -115,7 +115,8 @@ const CAP_WINDOW_MINUTES = 61;
 const KEEP_DELIVERED_MS = 7 * 24 * 60 * MINUTE_MS;
 /** The prune runs once a minute, and again at the next look while it found a full batch. */
 const PRUNE_EVERY_MS = MINUTE_MS;
-const PRUNE_BATCH = 200;
+/** At a million rows a delete of 200 held the database up to 52 ms; 50 stay near 10. */
+const PRUNE_BATCH = 50;
 /**
  * Claims and outcomes commit without a sync of their own and never wait in SQLite for another
  * process's lock (lib/db): a claim or outcome lost to a power cut only makes a delivery go out
@@ -450,10 +451,10 @@ export class DeliveryWorker {
     }
   }
 
-  /** Prunes once a minute, and at the next pass again while a batch was full. */
+  /** Prunes once a minute, and at the next pass again while a batch was full; never while the site is saturated. */
   private async pruneNowAndThen(): Promise<void> {
     const now = this.now();
-    if (now < this.nextPrune) return;
+    if (now < this.nextPrune || this.yielding()) return;
     this.nextPrune = now + PRUNE_EVERY_MS;
     if ((await this.prune()) >= PRUNE_BATCH) this.nextPrune = 0;
   }

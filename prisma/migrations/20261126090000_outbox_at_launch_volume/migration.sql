@@ -103,3 +103,18 @@ WHEN NEW."owed_up_to" > OLD."owed_up_to" BEGIN
     WHERE owed.value ->> 1 = 'email' AND entry."id" > OLD."owed_up_to" AND entry."id" <= NEW."owed_up_to"
     ON CONFLICT DO NOTHING;
 END;
+
+-- The overdue look (lib/follow-up/overdue.ts) with a webhook configured: one INSERT into this view
+-- marks the entries it read as overdue and owes their webhooks, in one statement. The transaction
+-- of two statements it replaces held the database across round trips to a busy main thread (46 ms
+-- at a time at a million entries under load). owing: [[outbox id, entry id, payload]]. Only an
+-- entry still awaiting and unmarked is marked, and only an entry this statement marked is owed.
+CREATE VIEW "overdue_raises" AS SELECT NULL AS "at", NULL AS "owing";
+CREATE TRIGGER "overdue_raises_instead_of_insert" INSTEAD OF INSERT ON "overdue_raises" BEGIN
+    INSERT INTO "outbox" ("id", "kind", "entry_id", "status", "attempts", "next_attempt_at", "created_at", "event", "payload")
+    SELECT owed.value ->> 0, 'webhook', entry."id", 'pending', 0, NEW."at", NEW."at", 'overdue', owed.value ->> 2
+    FROM json_each(NEW."owing") AS owed JOIN "waitlist_entries" AS entry ON entry."id" = owed.value ->> 1
+    WHERE entry."follow_up_state" = 'awaiting' AND entry."overdue_at" IS NULL;
+    UPDATE "waitlist_entries" SET "overdue_at" = NEW."at"
+    WHERE "id" IN (SELECT value ->> 1 FROM json_each(NEW."owing")) AND "follow_up_state" = 'awaiting' AND "overdue_at" IS NULL;
+END;
