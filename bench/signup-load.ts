@@ -196,7 +196,7 @@ function summary(name: string, runs: Measurement[]) {
  */
 /** The longest an outbox statement (claim, outcomes, owing, prune) held the database under load and between runs. */
 const outboxHeld = { underLoad: 0, betweenRuns: 0 };
-const OUTBOX_STATEMENT = /^(?:\/\*[^*]*\*\/)*\s*(?:WITH due|UPDATE outbox|UPDATE signup_deliveries_state|DELETE FROM outbox)/;
+const OUTBOX_STATEMENT = /^(?:\/\*[^*]*\*\/)*\s*(?:WITH due|UPDATE outbox|UPDATE signup_deliveries_state|DELETE FROM outbox|INSERT INTO overdue_raises|transaction: UPDATE waitlist_entries SET overdue_at)/;
 
 function printSlowQueries(output: string): void {
   const underLoad = (at: number) => loadWindows.some(({ from, to }) => at >= from && at <= to);
