@@ -28,7 +28,7 @@ import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import nextEnv from "@next/env";
 import { startBackupSchedule } from "./lib/backup/schedule";
-import { closeDatabase } from "./lib/db";
+import { closeDatabase, getDatabase } from "./lib/db";
 import { databaseSettings, parseEnv } from "./lib/env";
 import { markShuttingDown } from "./lib/health";
 import { REQUEST_ID_HEADER, retryLater } from "./lib/http";
@@ -260,6 +260,9 @@ server.listen(port, hostname, () => {
       (dev ? "" : ` (${policies.pageCount} prerendered pages with script hashes)`),
   );
   for (const line of deliveriesAtStart(env)) log.info(line);
+  // The database opened now, not at the first request: from then on its connection's lock tells
+  // `restore` that the site runs (lib/db/worker.mjs). A failure is logged there, and tried again.
+  getDatabase().$queryRaw`SELECT 1`.catch(() => {});
   // Picks up whatever is due, including deliveries left by an earlier run or another instance.
   deliveries.start();
   stopOverdueWatch = startOverdueWatch({ deliveries: configuredKinds(env), deliverSoon: () => deliveries.deliverSoon() });

@@ -28,6 +28,17 @@ function domainList() {
 
 const envSchema = z.object({
   SITE_URL: z.url({ error: "must be an absolute URL such as https://fieldcrew.app" }).default(DEFAULT_SITE_URL),
+  /**
+   * More origins the console's and the visitor's forms may be posted from, beside SITE_URL's
+   * (lib/security/origin.ts), separated by commas: a second address the same deployment answers at.
+   */
+  WAITLIST_EXTRA_ORIGINS: z
+    .string()
+    .default("")
+    .transform((list) => list.split(",").map((origin) => origin.trim()).filter(Boolean))
+    .refine((origins) => origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin.toLowerCase()), {
+      error: "must be origins separated by commas, such as https://www.fieldcrew.app (scheme and host, no path)",
+    }),
   DATABASE_URL: z
     .string()
     .trim()
@@ -149,6 +160,7 @@ const ENV_NAMES = [
   "WAITLIST_RATE_LIMIT_MAX",
   "WAITLIST_RATE_LIMIT_WINDOW_SECONDS",
   "TRUST_PROXY_HOPS",
+  "WAITLIST_EXTRA_ORIGINS",
   "WAITLIST_WEBHOOK_URL",
   "WAITLIST_WEBHOOK_SECRET",
   "WAITLIST_DELIVERY_RETRY_SECONDS",

@@ -2,7 +2,9 @@
  * GET /api/health: whether this instance can take sign-ups, for load balancers,
  * process managers and uptime checks (docs/deployment.md). 200 when the database
  * answers and has every migration this version ships; 503 when it does not
- * answer, when a migration is pending, or while the instance shuts down. Never
+ * answer, when a migration is pending, while the instance shuts down, or when it
+ * answers but cannot store anything (status "degraded": a full or read-only disk,
+ * I/O errors). Never
  * cached, and answered within HEALTH_DEADLINE_MS whatever the database does: a
  * database that does not answer in time is a 503 with the reason. Migrations
  * the database has and this version does not ship (a newer
@@ -11,10 +13,13 @@
  * go to the server's log.
  */
 import "server-only";
-import { readdirSync } from "node:fs";
+import { constants, readdirSync } from "node:fs";
+import { access, statfs } from "node:fs/promises";
 import path from "node:path";
 import { backupHealth } from "./backup/schedule";
 import { getDatabase, temporaryKind, type Database } from "./db";
+import { recentWriteFailure } from "./db/write-state";
+import { databaseSettings, parseEnv } from "./env";
 import { json } from "./http";
 import { errorFields, log } from "./log";
 import { singleton } from "./singleton";
@@ -40,19 +45,49 @@ export function shippedMigrations(directory = path.join(process.cwd(), "prisma",
 }
 
 export type Health = {
-  status: "ok" | "unavailable";
-  /** "busy": it did not answer within the deadline (locked, stalled); "unreachable": it failed (cannot be opened, restarting). */
-  database: "ok" | "busy" | "unreachable";
+  /** "degraded": the database answers but cannot store anything (the disk is full, read-only, failing). */
+  status: "ok" | "unavailable" | "degraded";
+  /** "busy": it did not answer within the deadline (locked, stalled); "unreachable": it failed (cannot be opened, restarting); "cannot_write": see degraded. */
+  database: "ok" | "busy" | "unreachable" | "cannot_write";
   migrations?: { applied: number; shipped: number; pending: string[]; unknown: string[] };
   problems: string[];
 };
 
 const TIMED_OUT = Symbol("timed out");
 
+/** Less free space than this on the disk holding the embedded database counts as full: a batch of sign-ups, its log and a checkpoint need room. */
+export const LOW_DISK_BYTES = 1024 * 1024;
+
+/**
+ * Why the database cannot take writes, if it cannot: the disk holding the file is full or
+ * read-only (asked of the file system on every check, so it shows before a visitor meets it), or
+ * the site's own writes were refused lately (an I/O error, a damaged file: lib/db/write-state.ts).
+ */
+export async function writeProblem(databaseFile: string | undefined): Promise<string | null> {
+  if (databaseFile) {
+    try {
+      const disk = await statfs(/*turbopackIgnore: true*/ path.dirname(databaseFile));
+      const free = disk.bavail * disk.bsize;
+      if (free < LOW_DISK_BYTES) return `the disk holding the database is full (${Math.floor(free / 1024)} KiB free)`;
+    } catch {
+      // A file system that cannot say: the writes themselves will.
+    }
+    try {
+      await access(/*turbopackIgnore: true*/ databaseFile, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EROFS") return "the database's file system is read-only";
+      if (code === "EACCES" || code === "EPERM") return "the database file cannot be written by the site's user";
+    }
+  }
+  return recentWriteFailure();
+}
+
 export async function checkHealth(
   database: () => Database = getDatabase,
   shipped: string[] = shippedMigrations(),
   deadlineMs = HEALTH_DEADLINE_MS,
+  databaseFile: string | undefined = databaseSettings(parseEnv()).file,
 ): Promise<Health> {
   const problems: string[] = [];
   if (state.shuttingDown) problems.push("shutting down");
@@ -80,6 +115,11 @@ export async function checkHealth(
   const pending = shipped.filter((name) => !applied.includes(name));
   const unknown = applied.filter((name) => !shipped.includes(name));
   if (pending.length > 0) problems.push(`${pending.length} migration(s) not applied: run npm run db:migrate`);
+  const cannotWrite = await writeProblem(databaseFile);
+  if (cannotWrite) {
+    log.error({ fault: "database_unavailable", reason: cannotWrite }, "health check: the database cannot take writes");
+    return { status: "degraded", database: "cannot_write", migrations: { applied: applied.length, shipped: shipped.length, pending, unknown }, problems: [...problems, cannotWrite] };
+  }
   return {
     status: problems.length === 0 ? "ok" : "unavailable",
     database: "ok",

@@ -6,7 +6,7 @@
  * Needs the generated client (`npm run db:generate`), as the site does.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import nextEnv from "@next/env";
 import { createDatabase, enableWal } from "../lib/db";
@@ -14,7 +14,10 @@ import { databaseSettings, parseEnv } from "../lib/env";
 
 nextEnv.loadEnvConfig(process.cwd());
 const settings = databaseSettings(parseEnv());
-if (settings.file) mkdirSync(path.dirname(settings.file), { recursive: true });
+// A database made here is its owner's alone (0600, in a 0700 folder if the folder is new too):
+// it holds every entry and the operators' sessions. SQLite gives its journal files the same mode.
+const creating = settings.file !== undefined && !existsSync(settings.file);
+if (settings.file) mkdirSync(path.dirname(settings.file), { recursive: true, mode: 0o700 });
 
 try {
   execFileSync(path.join("node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
@@ -28,6 +31,7 @@ try {
   process.exit(1);
 }
 if (settings.file) {
+  if (creating) chmodSync(settings.file, 0o600);
   const database = createDatabase(settings);
   try {
     await enableWal(database);

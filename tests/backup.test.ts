@@ -6,14 +6,14 @@
  * command (node --import tsx lib/operator/main.ts).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import * as route from "@/app/api/waitlist/route";
-import { BackupProblem, backUpDatabase, checkBackup, restoreDatabase } from "@/lib/backup/backup";
+import { BackupProblem, backUpDatabase, checkBackup, DatabaseInUse, restoreDatabase } from "@/lib/backup/backup";
 import { backUpIfDue } from "@/lib/backup/schedule";
-import { getDatabase } from "@/lib/db";
+import { closeDatabase, getDatabase } from "@/lib/db";
 import { parseEnv } from "@/lib/env";
 import { setUpTestDatabase } from "./support/database";
 import { jsonRequest, signupBody } from "./support/requests";
@@ -111,11 +111,20 @@ describe("the restore drill", () => {
     await getDatabase().$executeRaw`DELETE FROM waitlist_entries`;
     expect((await liveEmails()).size).toBe(0);
 
+    // While this process (the site, here) has the database open, restore refuses, naming it.
+    const refused = waitlist(["restore", backup, "--yes"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`is open in another process: pid ${process.pid} (`);
+    await expect(restoreDatabase(backup, file)).rejects.toBeInstanceOf(DatabaseInUse);
+    expect(readdirSync(path.dirname(file)).filter((name) => name.includes("before-restore"))).toEqual([]);
+
+    // The site stopped, the restore goes ahead.
+    await closeDatabase();
     const run = waitlist(["restore", backup, "--yes"]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Restored 10 sign-ups from .*drill\.db into .*; integrity checked\. The database as it was is kept in .*\.before-restore-\d{8}T\d{6}Z\.\n$/);
 
-    // The site's own connection, still open, sees the restored database.
+    // The site started again sees the restored database.
     const live = await liveEmails();
     for (const email of acknowledged) expect(live.has(email), email).toBe(true);
     expect(live.has(after)).toBe(false);
@@ -123,6 +132,9 @@ describe("the restore drill", () => {
     // there too, as it was at the moment of the restore, but the file is there to go back to).
     const savedAs = /kept in (.*)\.\n$/.exec(run.stdout)![1]!;
     expect(existsSync(savedAs)).toBe(true);
+    // Both the backup and the copy are the owner's alone: they hold every entry.
+    expect(statSync(backup).mode & 0o777).toBe(0o600);
+    expect(statSync(savedAs).mode & 0o777).toBe(0o600);
     rmSync(savedAs);
 
     // And the site takes sign-ups on the restored database; a returning address is still one entry.
@@ -137,9 +149,10 @@ describe("the restore drill", () => {
     const backup = path.join(workDir, "unasked.db");
     await backUpDatabase(file, backup);
     await getDatabase().$executeRaw`DELETE FROM waitlist_entries`;
+    await closeDatabase();
     const run = waitlist(["restore", backup], "no\n");
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/Stop the site first\. Type yes to confirm: \nNothing restored\./);
+    expect(run.stdout).toMatch(/Type yes to confirm: \nNothing restored\./);
     expect((await liveEmails()).has(email)).toBe(false);
   });
 
@@ -157,6 +170,7 @@ describe("the restore drill", () => {
     await (await handle).write(bytes, 0, bytes.length, 4096 * 2);
     await (await handle).close();
 
+    await closeDatabase();
     for (const [bad, why] of [
       [notADatabase, /not a database|file is not a database/i],
       [otherDatabase, /is not a waitlist database \(it has no _prisma_migrations table\)/],
@@ -196,6 +210,13 @@ describe("scheduled backups", () => {
       "waitlist-20261125T100000Z.db",
     ]);
     expect(readdirSync(dir).sort()).toEqual(["operator-notes.txt", "waitlist-20261125T080000Z.db", "waitlist-20261125T090000Z.db", "waitlist-20261125T100000Z.db"]);
+  });
+
+  it("makes a missing folder for the owner alone (0700), and each backup 0600", async () => {
+    const dir = path.join(workDir, "made-by-the-site", "backups");
+    const made = (await backUpIfDue(schedule(dir)))!;
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(made).mode & 0o777).toBe(0o600);
   });
 
   it("skips while another instance holds the folder's lock, and takes over a lock left by a dead one", async () => {

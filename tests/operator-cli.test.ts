@@ -203,6 +203,7 @@ describe("npm run waitlist -- stats: the funnel", () => {
     const campaign = { utm_source: "newsletter", utm_medium: "email", utm_campaign: "launch-week" };
     for (const address of ["203.0.113.1", "198.51.100.1", "192.0.2.1", "192.0.2.200"]) await beacon({ type: "view", page: "/about", ...campaign }, address);
     await beacon({ type: "open", page: "/about", ...campaign }, "203.0.113.1");
+    await beacon({ type: "submit", page: "/about", ...campaign }, "203.0.113.1");
     await visits.drain();
     await seed({ source_page: "/about", utm_source: "newsletter", utm_medium: "email", utm_campaign: "launch-week", daysAgo: 0 });
     const today = new Date().toISOString().slice(0, 10);
@@ -212,8 +213,21 @@ describe("npm run waitlist -- stats: the funnel", () => {
     expect(stdout).toContain(`Visits and the funnel, ${today} to ${today}`);
     expect(stdout).toContain("Page views: 4");
     // 192.0.2.1 and 192.0.2.200 are one /24 with one browser: three visitors of the day.
-    expect(stdout).toMatch(/launch-week\s+3\s+1\s+0\s+1\s+0\s+0\s+0\s+33\.3%/);
-    expect(stdout).toMatch(/\/about\s+3\s+1\s+0\s+1\s+0\s+0\s+0\s+33\.3%/);
+    expect(stdout).toMatch(/launch-week\s+3\s+1\s+1\s+1\s+0\s+0\s+0\s+0\s+33\.3%/);
+    expect(stdout).toMatch(/\/about\s+3\s+1\s+1\s+1\s+0\s+0\s+0\s+0\s+33\.3%/);
+
+    // Sign-ups the counter never saw (scripts off, the counter blocked, Do Not Track): their own
+    // figure, explained, and never a rate over all counted visitors (800% here before).
+    for (let i = 0; i < 8; i += 1) await seed({ source_page: "/careers", utm_source: "partner", utm_medium: "referral", utm_campaign: "no-script" });
+    await beacon({ type: "view", page: "/careers", utm_source: "partner", utm_medium: "referral", utm_campaign: "no-script" }, "198.51.100.77");
+    await visits.drain();
+    const uncounted = waitlist(["stats", "--from", today, "--to", today]).stdout;
+    expect(uncounted).toMatch(/no-script\s+1\s+0\s+0\s+8\s+0\s+0\s+0\s+8\s+0\.0%/);
+    expect(uncounted).toContain("No counted visit: sign-ups from visitors the counter did not see");
+    const funnel = uncounted.slice(uncounted.indexOf("Visits and the funnel"), uncounted.indexOf("Last 30 days"));
+    const rates = [...funnel.matchAll(/(\d+\.\d)%/g)].map((match) => Number(match[1]));
+    expect(rates.length).toBeGreaterThan(0);
+    expect(Math.max(...rates)).toBeLessThanOrEqual(100);
 
     const bad = waitlist(["stats", "--from", "last week"]);
     expect(bad.status).toBe(2);
@@ -290,6 +304,33 @@ describe("npm run waitlist -- export", () => {
       const cells = records.flat().flatMap((cell) => cell.split(/\r?\n/));
       expect(cells.filter((cell) => /^ *[=+\-@]/.test(cell)), `split on ${JSON.stringify(delimiter)}`).toEqual([]);
     }
+  });
+
+  it("on a terminal, shows no escape sequence, C1 control or bidi override a visitor typed, in CSV or JSON; a pipe keeps them", async () => {
+    const escapes = {
+      company_name: "Acme\u001b[2J\u001b[31mRed",
+      contact_name: "Pat \u001b]8;;https://evil.example\u0007click me\u001b]8;;\u0007",
+      notes: "C1 \u009b31m and a bidi override \u202eexe.txt",
+    };
+    await seed(escapes);
+    // Through a real pseudo-terminal (util-linux's script), as an operator's shell runs it.
+    const inTerminal = (format: string) => {
+      const run = spawnSync("script", ["-qec", `${process.execPath} --import tsx lib/operator/main.ts export --format ${format}`, "/dev/null"], {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_URL: `file:${file}` },
+      });
+      expect(run.status, run.stdout).toBe(0);
+      return run.stdout;
+    };
+    for (const format of ["csv", "json"]) {
+      const shown = inTerminal(format);
+      expect(shown, format).toContain("Acme\uFFFD[2J\uFFFD[31mRed");
+      expect(shown, format).toContain("Control characters were shown as \uFFFD for the terminal; --out FILE, or a pipe, keeps the exact data.");
+      expect(shown, format).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    }
+    // Into a pipe (or a file), the data is exact.
+    const exact = JSON.parse(waitlist(["export", "--format", "json"]).stdout) as Record<string, unknown>[];
+    expect(exact[0]).toMatchObject(escapes);
   });
 
   it("writes JSON with every field exactly as stored", async () => {

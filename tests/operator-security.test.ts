@@ -18,6 +18,7 @@ import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { setUpTestDatabase } from "./support/database";
 import { signedInOperator } from "./support/operator-session";
+import { softwarePasskeyResponse } from "./support/software-passkey";
 import { validSignup } from "./support/requests";
 
 setUpTestDatabase();
@@ -217,7 +218,7 @@ describe("the campaigns' figures", () => {
     expect(download.headers.get("content-disposition")).toBe(`attachment; filename="fieldcrew-campaigns-${today}-to-${today}.csv"`);
     expect(download.headers.get("cache-control")).toBe("no-store");
     const lines = (await download.text()).split("\r\n");
-    expect(lines[1]).toBe(`campaign,direct,none,none,,0,0,0,1,0,0,0,,${today},${today}`);
+    expect(lines[1]).toBe(`campaign,direct,none,none,,0,0,0,1,0,0,0,1,,${today},${today}`);
   });
 });
 
@@ -249,5 +250,88 @@ describe("the account page's own passkeys and sessions", () => {
     expect((await db.operatorSession.findMany({ where: { userId: me.id } })).map((s) => s.id)).toEqual([me.sessionId]);
     expect(await db.operatorSession.count({ where: { id: other.sessionId } })).toBe(1);
     expect(await auditOf(me.id)).toEqual(["passkey_renamed", "session_ended", "session_ended"]);
+  });
+});
+
+describe("the review's findings on the console's doors (issue 42)", () => {
+  const cookiesOf = (response: Response) => response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!);
+
+  /** Registration options for a fresh admin's account, then a software passkey's answer posted with `name`. */
+  async function register(handle: ReturnType<typeof authRoute>, cookie: string, name: string) {
+    const asked = await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie, body: {} }));
+    expect(asked.status).toBe(200);
+    const options = (await asked.json()) as { challenge: string; rp: { id: string } };
+    const withChallenge = [cookie, ...cookiesOf(asked)].join("; ");
+    return handle(authRequest("/passkey/verify-registration", { method: "POST", cookie: withChallenge, body: { response: softwarePasskeyResponse(options, SITE), name } }));
+  }
+
+  it("a passkey's name follows the rename rule when the passkey is made: at most 60 characters, no controls or bidi overrides", async () => {
+    const handle = authRoute();
+    const admin = await signedInOperator("names@fieldcrew.app", "Names");
+    const hostile = `\u001b[2J\u202e${"x".repeat(3_000)}`;
+    // Asked with the options (the name the authenticator shows), and with the registration (the name kept).
+    const options = await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: admin.cookie, body: { name: hostile.slice(0, 100) } }));
+    expect(options.status).toBe(400);
+    expect(await options.json()).toMatchObject({ code: "passkey_name", error: "A passkey's name is at most 60 characters." });
+    const tooLong = await register(handle, admin.cookie, hostile);
+    expect(tooLong.status).toBe(400);
+    expect(await getDatabase().operatorPasskey.count({ where: { userId: admin.id } })).toBe(0);
+
+    const made = await register(handle, admin.cookie, "\u001b]8;;https://evil.example\u0007Work laptop\u202e");
+    expect(made.status, await made.clone().text()).toBe(200);
+    const [passkey] = await getDatabase().operatorPasskey.findMany({ where: { userId: admin.id } });
+    expect(passkey!.name).toBe("]8;;https://evil.example Work laptop");
+    expect(passkey!.name).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
+
+  it("an enrolment token is checked when the ceremony starts, with a session too", async () => {
+    const handle = authRoute();
+    const signedIn = await signedInOperator("stale@fieldcrew.app", "Stale", { role: "member", signedInWith: "email link" });
+    const bogus = await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: signedIn.cookie, body: { context: "bogus" } }));
+    expect(bogus.status).toBe(400);
+    expect(await bogus.json()).toMatchObject({ code: "enrolment_link_unusable" });
+
+    // Someone else's link, opened while signed in: refused, and the link is not used up.
+    const invited = await getDatabase().operator.create({ data: { id: crypto.randomUUID(), email: "invited@fieldcrew.app", name: "Invited", role: "member", emailVerified: true, createdAt: new Date(), updatedAt: new Date() } });
+    const { token } = await createInvitation(getDatabase(), invited.id);
+    const theirs = await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: signedIn.cookie, body: { context: token } }));
+    expect(theirs.status).toBe(403);
+    expect(await theirs.json()).toMatchObject({ code: "enrolment_link_other_operator" });
+    expect(await getDatabase().operatorInvitation.count({ where: { operatorId: invited.id, usedAt: null } })).toBe(1);
+    // Without a session, the link works as before.
+    expect((await handle(authRequest("/passkey/generate-register-options", { method: "POST", body: { context: token } }))).status).toBe(200);
+  });
+
+  it("a link on another site cannot start a download: cross-site and same-site are refused, the console's own page and a typed address are not", async () => {
+    const admin = await signedInOperator("downloads@fieldcrew.app", "Downloads");
+    await signUp();
+    const today = new Date().toISOString().slice(0, 10);
+    const download = (path: string, site: string) =>
+      new Request(`${SITE}${path}`, { headers: { Cookie: admin.cookie, "Sec-Fetch-Site": site, "Sec-Fetch-Mode": "navigate" } });
+    for (const site of ["cross-site", "same-site"]) {
+      const exported = await handleExport(download("/api/operator/export?format=csv", site));
+      expect(exported.status, site).toBe(403);
+      expect(await exported.text()).toBe("This link came from another site, so it was not followed. Open the download from the console.");
+      expect((await handleCampaignsCsv(download(`/api/operator/campaigns?from=${today}&to=${today}`, site))).status, site).toBe(403);
+    }
+    expect(await auditOf(admin.id)).toEqual([]);
+    for (const site of ["same-origin", "none"]) expect((await handleExport(download("/api/operator/export?format=csv", site))).status, site).toBe(200);
+    expect(await auditOf(admin.id)).toEqual(["export", "export"]);
+  });
+
+  it("own-page checks compare with SITE_URL's origin, not the Host the request names", async () => {
+    const admin = await signedInOperator("hosts@fieldcrew.app", "Hosts");
+    const id = await signUp();
+    const evil = "http://evil.example";
+    const removal = await handleRemove(
+      new Request(`${evil}/api/operator/entries/${id}/remove`, { method: "POST", headers: { Cookie: admin.cookie, Origin: evil, Host: "evil.example", "Sec-Fetch-Site": "same-origin" } }),
+      String(id),
+    );
+    expect(removal.status).toBe(403);
+    expect(await getDatabase().waitlistEntry.count({ where: { id } })).toBe(1);
+    const signIn = await authRoute()(
+      new Request(`${evil}/api/auth/sign-in/magic-link`, { method: "POST", headers: { Origin: evil, Host: "evil.example", "Content-Type": "application/json", [CLIENT_ADDRESS_HEADER]: "203.0.113.9" }, body: "{}" }),
+    );
+    expect(signIn.status).toBe(403);
   });
 });

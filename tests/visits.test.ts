@@ -204,8 +204,12 @@ describe("the funnel", () => {
     expect((await campaignFunnels(getDatabase(), range)).find((row) => row.campaign === "spring")).toMatchObject({ stored: 1, contacted48h: 1, invited: 0 });
 
     const csv = funnelCsv(range, await campaignFunnels(getDatabase(), range), await pageFunnels(getDatabase(), range));
-    expect(csv.split("\r\n")[0]).toBe("breakdown,source,medium,campaign,page,visitors,opened_form,sent_form,signed_up,confirmed_email,contacted_within_48h,invited,conversion_percent,from,to");
-    expect(csv).toContain(`campaign,newsletter,email,spring,,2,1,1,1,1,1,0,50.0,${DAY},${DAY}\r\n`);
+    expect(csv.split("\r\n")[0]).toBe(
+      "breakdown,source,medium,campaign,page,visitors,opened_form,sent_form,signed_up,confirmed_email,contacted_within_48h,invited,signed_up_without_counted_visit,conversion_percent,from,to",
+    );
+    expect(csv).toContain(`campaign,newsletter,email,spring,,2,1,1,1,1,1,0,0,50.0,${DAY},${DAY}\r\n`);
+    // The direct sign-up came with no counted visit at all: a figure of its own, and no rate.
+    expect(csv).toContain(`campaign,direct,none,none,,0,0,0,1,0,0,0,1,,${DAY},${DAY}\r\n`);
   });
 
   it("reads the Campaigns page's range and order from its address, dropping what is not valid", () => {

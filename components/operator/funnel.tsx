@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { conversion, FUNNEL_STEPS, type Funnel, type FunnelStep, type PageSpeed, type SortKey } from "@/lib/analytics/report";
+import { conversion, FUNNEL_STEPS, WITHOUT_COUNTED_VISIT_NOTE, withoutCountedVisit, type Funnel, type FunnelStep, type PageSpeed, type SortKey } from "@/lib/analytics/report";
 import { count as number } from "@/lib/operator/format";
 import { METRIC_INFO, METRICS, metricText, RATING_LABELS, type Rating } from "@/lib/analytics/vitals";
 import { ConsoleFigure } from "./console-frame";
@@ -10,7 +10,6 @@ const percentText = (value: number | null) => (value === null ? "–" : `${value
 const SHARE_OF: Partial<Record<FunnelStep, { of: FunnelStep; words: string }>> = {
   opened: { of: "visitors", words: "of visitors" },
   submitted: { of: "opened", words: "of those who opened it" },
-  stored: { of: "visitors", words: "of visitors" },
   confirmed: { of: "stored", words: "of sign-ups" },
   contacted48h: { of: "stored", words: "of sign-ups" },
   invited: { of: "stored", words: "of sign-ups" },
@@ -19,15 +18,21 @@ const SHARE_OF: Partial<Record<FunnelStep, { of: FunnelStep; words: string }>> =
 /** The site's funnel as a row of figures, each with its share of what it follows from. */
 export function FunnelFigures({ funnel, pageViews }: { funnel: Funnel; pageViews: number }) {
   const steps = Object.keys(FUNNEL_STEPS) as FunnelStep[];
+  const uncounted = withoutCountedVisit(funnel);
+  // Sign-ups: their rate among counted visitors, and those the counter did not see, apart.
+  const signedUpNote = [conversion(funnel) === null ? null : `${percentText(conversion(funnel))} of visitors`, uncounted > 0 ? `${number(uncounted)} without a counted visit` : null].filter(Boolean).join(" · ") || "–";
   return (
-    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 xl:grid-cols-7">
-      {steps.map((step) => {
-        const share = SHARE_OF[step];
-        const base = share ? funnel[share.of] : 0;
-        const note = !share ? `${number(pageViews)} page views` : base > 0 ? `${((funnel[step] / base) * 100).toFixed(1)}% ${share.words}` : "–";
-        return <ConsoleFigure key={step} label={FUNNEL_STEPS[step]} value={number(funnel[step])} note={note} />;
-      })}
-    </dl>
+    <>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 xl:grid-cols-7">
+        {steps.map((step) => {
+          const share = SHARE_OF[step];
+          const base = share ? funnel[share.of] : 0;
+          const note = step === "stored" ? signedUpNote : !share ? `${number(pageViews)} page views` : base > 0 ? `${((funnel[step] / base) * 100).toFixed(1)}% ${share.words}` : "–";
+          return <ConsoleFigure key={step} label={FUNNEL_STEPS[step]} value={number(funnel[step])} note={note} />;
+        })}
+      </dl>
+      {uncounted > 0 && <p className="mt-2 text-xs text-slate-600">{WITHOUT_COUNTED_VISIT_NOTE}</p>}
+    </>
   );
 }
 
@@ -90,7 +95,10 @@ export function FunnelTable<Row extends Funnel>({
           <tr className="align-bottom text-slate-600">
             {heading("label", labelTitle, labelTitle)}
             {steps.map((step) => heading(step, SHORT_TITLES[step], FUNNEL_STEPS[step]))}
-            {heading("conversion", "Sign-up rate", "Signed up, of visitors")}
+            <th scope="col" title={WITHOUT_COUNTED_VISIT_NOTE} className="px-2 py-2 text-right font-medium whitespace-nowrap">
+              No counted visit
+            </th>
+            {heading("conversion", "Sign-up rate", "Signed up with a counted visit, of visitors")}
           </tr>
         </thead>
         <tbody>
@@ -104,6 +112,7 @@ export function FunnelTable<Row extends Funnel>({
                   {number(row[step])}
                 </td>
               ))}
+              <td className="px-2 py-2 text-right">{number(withoutCountedVisit(row))}</td>
               <td className="px-2 py-2 text-right font-semibold">{percentText(conversion(row))}</td>
             </tr>
           ))}

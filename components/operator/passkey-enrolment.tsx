@@ -6,6 +6,7 @@ import { noSubscription, useHydrated } from "@/components/operator/use-hydrated"
 import { buttonClasses } from "@/components/ui/button-styles";
 import { problemOf, registerPasskey } from "@/lib/auth/client";
 import { ConfirmLink } from "@/components/operator/confirm-link";
+import { PASSKEY_NAME_MAX } from "@/lib/auth/passkey-name";
 
 /**
  * Creating a passkey: with the enrolment link's token (in the address's #fragment,
@@ -65,7 +66,7 @@ export function PasskeyEnrolment({ mode }: { mode: "enrol" | "add" }) {
             id="passkey-name"
             value={name}
             onChange={(event) => setName(event.target.value)}
-            maxLength={60}
+            maxLength={PASSKEY_NAME_MAX}
             placeholder="Work laptop"
             className="mt-1 block w-full max-w-xs rounded-lg border border-slate-300 px-2.5 py-2 text-sm"
           />

@@ -67,9 +67,28 @@ export function sortRows<Row extends Funnel>(rows: Row[], key: SortKey, descendi
   return descending ? sorted.reverse() : sorted;
 }
 
-/** Sign-ups over the stored ones: the share of visitors who signed up, in per cent (null without visitors). */
+/**
+ * Sign-ups the visit counter never saw sent: more stored than counted senders. The visitor had
+ * JavaScript off, blocked the counter, or sent Do Not Track or Global Privacy Control (counted as
+ * events, never as visitors). At least this many; shown as a figure of its own.
+ */
+export function withoutCountedVisit(funnel: Funnel): number {
+  return Math.max(0, funnel.stored - funnel.submitted);
+}
+
+/** What the figure withoutCountedVisit is, in one line, wherever it is shown. */
+export const WITHOUT_COUNTED_VISIT_NOTE =
+  "No counted visit: sign-ups from visitors the counter did not see (JavaScript off, the counter blocked, Do Not Track or Global Privacy Control). They are in “Signed up”, not in the sign-up rate.";
+
+/**
+ * The share of counted visitors who signed up, in per cent: sign-ups with a counted visit over
+ * counted visitors. Null where that says nothing: no counted visitors, or (counts of different
+ * days meeting) more than all of them.
+ */
 export function conversion(funnel: Funnel): number | null {
-  return funnel.visitors === 0 ? null : (funnel.stored / funnel.visitors) * 100;
+  if (funnel.visitors === 0) return null;
+  const rate = ((funnel.stored - withoutCountedVisit(funnel)) / funnel.visitors) * 100;
+  return rate > 100 ? null : rate;
 }
 
 const STEP_OF = { view: "visitors", open: "opened", submit: "submitted" } as const satisfies Record<string, FunnelStep>;
@@ -227,8 +246,8 @@ const percent = (value: number | null) => (value === null ? "" : value.toFixed(1
 export function funnelCsv(range: DayRange, campaigns: CampaignFunnel[], pages: PageFunnel[]): string {
   const steps = FUNNEL_COLUMNS.map((step) => CSV_NAMES[step]);
   return [
-    csvRecord(["breakdown", "source", "medium", "campaign", "page", ...steps, "conversion_percent", "from", "to"]),
-    ...campaigns.map((row) => csvRecord(["campaign", row.source, row.medium, row.campaign, "", ...FUNNEL_COLUMNS.map((step) => row[step]), percent(conversion(row)), range.from, range.to])),
-    ...pages.map((row) => csvRecord(["page", "", "", "", row.page, ...FUNNEL_COLUMNS.map((step) => row[step]), percent(conversion(row)), range.from, range.to])),
+    csvRecord(["breakdown", "source", "medium", "campaign", "page", ...steps, "signed_up_without_counted_visit", "conversion_percent", "from", "to"]),
+    ...campaigns.map((row) => csvRecord(["campaign", row.source, row.medium, row.campaign, "", ...FUNNEL_COLUMNS.map((step) => row[step]), withoutCountedVisit(row), percent(conversion(row)), range.from, range.to])),
+    ...pages.map((row) => csvRecord(["page", "", "", "", row.page, ...FUNNEL_COLUMNS.map((step) => row[step]), withoutCountedVisit(row), percent(conversion(row)), range.from, range.to])),
   ].join("");
 }

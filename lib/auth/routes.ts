@@ -24,11 +24,13 @@ import { hasContentType, json, readBoundedText, retryLater } from "../http";
 import { errorFields, log } from "../log";
 import { recordAction } from "../operator/audit";
 import { CLIENT_ADDRESS_HEADER } from "../security/client-address";
-import { isForeignOrigin } from "../security/origin";
+import { isForeignToSite } from "../security/origin";
 import { limitKeyOf, SharedRateLimiter, type RateLimiter } from "../security/rate-limit";
 import { parseEnv } from "../env";
 import { singleton } from "../singleton";
-import { AUTH_BASE_PATH, COOKIE_PREFIX, FRESH_SIGN_IN_NEEDED, getAuth, type Auth } from "./auth";
+import { AUTH_BASE_PATH, COOKIE_PREFIX, ENROLMENT_LINK_UNUSABLE, FRESH_SIGN_IN_NEEDED, getAuth, type Auth } from "./auth";
+import { invitedOperator } from "./invitations";
+import { passkeyName, PASSKEY_NAME_TOO_LONG } from "./passkey-name";
 import { operatorOf, refusalOf, type SignedInOperator } from "./session";
 
 const REGISTER_OPTIONS = "/passkey/generate-register-options";
@@ -55,8 +57,13 @@ export type AuthRouteOptions = { auth: () => Auth; siteUrl: string; limiter: Rat
 
 const carriesSession = (request: Request) => (request.headers.get("cookie") ?? "").includes(`${COOKIE_PREFIX}.session_token=`);
 
-/** `POST generate-register-options {context?, name?}` as the library's GET, built here so the token never crosses the network in a URL. */
-async function registerOptionsRequest(request: Request, operator: SignedInOperator | null): Promise<Request | Response> {
+/**
+ * `POST generate-register-options {context?, name?}` as the library's GET, built here so the token
+ * never crosses the network in a URL. An enrolment token is checked here, before the ceremony
+ * starts, as well as when it ends: with a session the library would otherwise start one for the
+ * signed-in operator whatever the token says.
+ */
+async function registerOptionsRequest(request: Request, operator: SignedInOperator | null, database: Database): Promise<Request | Response> {
   if (!hasContentType(request, "application/json")) return json(415, { error: "Send the passkey options request as JSON." });
   const text = await readBoundedText(request, MAX_OPTIONS_BODY);
   let body: unknown;
@@ -68,7 +75,15 @@ async function registerOptionsRequest(request: Request, operator: SignedInOperat
   if (typeof body !== "object" || body === null) return json(400, { error: "That request could not be read." });
   const { context, name } = body as { context?: unknown; name?: unknown };
   if ((context !== undefined && typeof context !== "string") || (name !== undefined && typeof name !== "string")) return json(400, { error: "That request could not be read." });
-  if (!context) {
+  const kept = name === undefined ? null : passkeyName(name);
+  if (kept === "too_long") return json(400, { error: PASSKEY_NAME_TOO_LONG, code: "passkey_name" });
+  if (context) {
+    const invited = await invitedOperator(database, context);
+    if (!invited) return json(400, { error: ENROLMENT_LINK_UNUSABLE, code: "enrolment_link_unusable" });
+    if (operator && operator.id !== invited.id) {
+      return json(403, { error: "This enrolment link is for another operator. Sign out of the console first, then open the link again.", code: "enrolment_link_other_operator" });
+    }
+  } else {
     // Adding a passkey to a signed-in account: the session rule has run; now the freshness.
     const refusal = refusalOf(operator, { fresh: true, returnTo: "/operator/account" });
     if (refusal?.reason === "signed_out") return json(401, { error: "Sign in to the console first.", code: "signed_out" });
@@ -76,11 +91,33 @@ async function registerOptionsRequest(request: Request, operator: SignedInOperat
   }
   const url = new URL(request.url);
   if (context) url.searchParams.set("context", context);
-  if (name) url.searchParams.set("name", name.slice(0, 100));
+  if (kept) url.searchParams.set("name", kept);
   const headers = new Headers(request.headers);
   headers.delete("content-type");
   headers.delete("content-length");
   return new Request(url, { method: "GET", headers });
+}
+
+/** The largest verify-registration body a browser sends (an attestation is a few KiB). */
+const MAX_REGISTRATION_BODY = 64 * 1024;
+
+/** `POST verify-registration {response, name?}` with the name kept by the passkey-name rule (the library stores the body's name as it is). */
+async function registrationWithKeptName(request: Request): Promise<Request | Response> {
+  const text = await readBoundedText(request, MAX_REGISTRATION_BODY);
+  let body: unknown;
+  try {
+    body = typeof text === "string" ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (typeof body !== "object" || body === null) return json(400, { error: "That request could not be read." });
+  const { name, ...rest } = body as { name?: unknown };
+  if (name !== undefined && typeof name !== "string") return json(400, { error: "That request could not be read." });
+  const kept = name === undefined ? null : passkeyName(name);
+  if (kept === "too_long") return json(400, { error: PASSKEY_NAME_TOO_LONG, code: "passkey_name" });
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  return new Request(request.url, { method: "POST", headers, body: JSON.stringify(kept ? { ...rest, name: kept } : rest) });
 }
 
 /** A credential id from a passkey sign-in's body (to record the passkey's last use), if there is one. */
@@ -117,7 +154,7 @@ export function createAuthRoute({ auth, siteUrl, limiter, database = getDatabase
       if (path === REGISTER_OPTIONS) return json(405, { error: "Ask for passkey options with a POST; an enrolment token goes in its body, never in the address." }, { Allow: "POST" });
       return json(404, { error: "Not found." });
     }
-    if (request.method === "POST" && isForeignOrigin(request, siteOrigin)) {
+    if (request.method === "POST" && isForeignToSite(request, siteOrigin)) {
       return json(403, { error: "This request did not come from a FieldCrew page, so nothing was changed." });
     }
     try {
@@ -131,8 +168,8 @@ export function createAuthRoute({ auth, siteUrl, limiter, database = getDatabase
       // The session rule, before the library reads the cookie (an idle session is deleted here).
       const operator = carriesSession(request) ? await operatorOf(request.headers, auth(), database()) : null;
       let forLibrary = request;
-      if (path === REGISTER_OPTIONS) {
-        const rewritten = await registerOptionsRequest(request, operator);
+      if (path === REGISTER_OPTIONS || path === "/passkey/verify-registration") {
+        const rewritten = path === REGISTER_OPTIONS ? await registerOptionsRequest(request, operator, database()) : await registrationWithKeptName(request);
         if (rewritten instanceof Response) return rewritten;
         forLibrary = rewritten;
       }

@@ -6,7 +6,7 @@
  */
 import "server-only";
 import { existsSync } from "node:fs";
-import { open, rename, rm, stat } from "node:fs/promises";
+import { open, readFile, readdir, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { fork } from "node:child_process";
 
@@ -15,7 +15,10 @@ export class BackupProblem extends Error {}
 
 export type BackupResult = { file: string; bytes: number; entries: number; ms: number };
 
-type Job = "backup" | "check" | "restore";
+/** The database is open in another process (a running instance of the site, an operator command). */
+export class DatabaseInUse extends BackupProblem {}
+
+type Job = "backup" | "check" | "restore" | "inUse";
 
 /** Runs one job of lib/db/sqlite-backup.mjs; the number of sign-ups in the result. */
 function runJob(job: Job, source: string, target?: string): Promise<number> {
@@ -24,9 +27,10 @@ function runJob(job: Job, source: string, target?: string): Promise<number> {
     // Its own output goes to ours (a crash's trace); its answer comes back as a message.
     const child = fork(/*turbopackIgnore: true*/ script, [JSON.stringify({ job, source, target })], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [] });
     let answered = false;
-    child.once("message", (answer: { ok: true; entries: number } | { ok: false; message: string }) => {
+    child.once("message", (answer: { ok: true; entries: number } | { ok: false; message: string; inUse: boolean }) => {
       answered = true;
       if (answer.ok) resolve(answer.entries);
+      else if (answer.inUse) void inUseProblem(job === "restore" ? target! : source).then(reject, reject);
       else reject(new BackupProblem(answer.message));
     });
     child.once("error", reject);
@@ -83,19 +87,56 @@ export async function checkBackup(file: string): Promise<number> {
   return runJob("check", path.resolve(file));
 }
 
+/**
+ * The processes on this machine with the file (or its write-ahead log) open, as "pid 12 (node
+ * server.ts)", read from /proc (Linux). Only to name what to stop: the lock is what decides, and
+ * it also sees processes this one cannot (another container sharing the volume).
+ */
+export async function processesWithOpen(file: string): Promise<string[]> {
+  const wanted = new Set<string>();
+  for (const name of [file, `${file}-wal`]) wanted.add(await realpath(/*turbopackIgnore: true*/ name).catch(() => path.resolve(/*turbopackIgnore: true*/ name)));
+  const found: string[] = [];
+  const pids = await readdir("/proc").catch(() => [] as string[]);
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue;
+    const descriptors = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+    for (const fd of descriptors) {
+      if (!wanted.has(await readlink(`/proc/${pid}/fd/${fd}`).catch(() => ""))) continue;
+      const command = (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter(Boolean).join(" ");
+      found.push(`pid ${pid} (${command.slice(0, 120) || "unknown"})`);
+      break;
+    }
+  }
+  return found;
+}
+
+async function inUseProblem(file: string): Promise<DatabaseInUse> {
+  const processes = await processesWithOpen(file);
+  const which = processes.length > 0 ? `: ${processes.join("; ")}` : " (a process this machine does not show, such as one in another container)";
+  return new DatabaseInUse(
+    `The database at ${file} is open in another process${which}. Stop every instance of the site and any operator command using it, then restore again. Nothing was changed.`,
+  );
+}
+
+/** Refuses (DatabaseInUse) while another process has the database open. */
+export async function refuseIfInUse(file: string): Promise<void> {
+  if (existsSync(file)) await runJob("inUse", path.resolve(file));
+}
+
 export type RestoreResult = { entries: number; savedAs: string | null };
 
 /**
  * Puts the backup at `backupFile` in place of the live database, after checking it. The database as
  * it was is backed up first, beside it (`<file>.before-restore-<time>`), so what came after the
- * backup is not lost. The copy takes the live database's write lock, so a connection still open
- * sees the old database or the new one, never a mix; the site should still be stopped first
- * (docs/operations.md), since an instance's own in-memory counts would be of the old one.
+ * backup is not lost. Refused while any other process has the database open (an instance of the
+ * site would go on taking sign-ups into the database being replaced, and lose them).
  */
 export async function restoreDatabase(backupFile: string, liveFile: string, now = new Date()): Promise<RestoreResult> {
   const backup = path.resolve(backupFile);
   await checkBackup(backup);
   if (backup === path.resolve(liveFile)) throw new BackupProblem("That is the live database itself: name a backup.");
+  // Before anything is written; the restore job looks again just before it copies.
+  await refuseIfInUse(liveFile);
   let savedAs: string | null = null;
   if (existsSync(liveFile)) {
     savedAs = `${liveFile}.before-restore-${backupStamp(now)}`;

@@ -8,7 +8,7 @@
  * logged and shown on /api/health (backupHealth).
  */
 import "server-only";
-import { open, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, open, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { errorFields, log } from "../log";
 import { runPeriodically } from "../periodic";
@@ -73,6 +73,8 @@ async function takeLock(dir: string): Promise<boolean> {
  * `keep` deleted. Returns the file made, or null when none was due or another instance is making it.
  */
 export async function backUpIfDue(schedule: BackupSchedule, now = new Date()): Promise<string | null> {
+  // Made if missing, for the owner alone (backups hold every entry); an existing folder is left as it is.
+  await mkdir(schedule.dir, { recursive: true, mode: 0o700 });
   const existing = await backupsIn(schedule.dir);
   state.looked = true;
   state.newest = existing[0] ?? state.newest;

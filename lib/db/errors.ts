@@ -99,3 +99,25 @@ export function temporaryKind(error: unknown): TemporaryKind | null {
 export function isTemporary(error: unknown): boolean {
   return temporaryKind(error) !== null;
 }
+
+/** SQLite's answers that mean the disk, not the statement, refuses writes: in words for /api/health. */
+const WRITE_FAILURES: { codes: string[]; number: number; text: RegExp; reason: string }[] = [
+  { codes: ["SQLITE_FULL"], number: 13, text: /database or disk is full/i, reason: "the disk holding the database is full" },
+  { codes: ["SQLITE_READONLY"], number: 8, text: /attempt to write a readonly database/i, reason: "the database cannot be written (read-only)" },
+  { codes: ["SQLITE_IOERR"], number: 10, text: /disk I\/O error/i, reason: "the disk reported an I/O error" },
+  { codes: ["SQLITE_CORRUPT", "SQLITE_NOTADB"], number: 11, text: /database disk image is malformed|file is not a database/i, reason: "the database file is damaged" },
+];
+
+/** Why the disk refused this write (see WRITE_FAILURES), or null when the error is of another kind. */
+export function writeFailureOf(error: unknown): string | null {
+  for (const layer of layers(error)) {
+    for (const failure of WRITE_FAILURES) {
+      for (const code of [layer.code, layer.originalCode, layer.rawCode, layer.extendedCode]) {
+        if (typeof code === "string" && failure.codes.some((name) => code.startsWith(name))) return failure.reason;
+        if (typeof code === "number" && (code & 0xff) === failure.number) return failure.reason;
+      }
+      for (const text of [layer.message, layer.originalMessage]) if (typeof text === "string" && failure.text.test(text)) return failure.reason;
+    }
+  }
+  return null;
+}

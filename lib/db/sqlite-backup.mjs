@@ -10,10 +10,16 @@
 // - check: checks `source` is a whole waitlist database.
 // - restore: copies `source` (a checked backup) over `target` (the live database) with the same API,
 //   which takes the live database's write lock, so no connection sees half of it.
-// Answers { ok: true, entries } or { ok: false, message }.
+// - restore first makes sure no other process has the live database open (openElsewhere), and
+//   refuses with { ok: false, inUse: true } if one has.
+// - inUse: only that check, on `source`.
+// Answers { ok: true, entries } or { ok: false, message, inUse? }.
 import Database from "better-sqlite3";
 
 const { job, source, target } = JSON.parse(process.argv[2]);
+// Every file made here (a backup, the copy kept before a restore, their journals) is the owner's
+// alone: each holds every entry and the operators' sessions.
+process.umask(0o077);
 /** How long to wait for another connection's write lock, as the site's own connections do. */
 const BUSY_TIMEOUT_MS = 5_000;
 /**
@@ -48,6 +54,28 @@ async function copy(from, to) {
   }
 }
 
+/**
+ * Whether another process has the database open. Every instance of the site keeps a connection
+ * that holds a shared lock on the file (lib/db/worker.mjs), so an exclusive lock is granted only
+ * when none is open; it is released at once. No waiting: a lock held means in use.
+ */
+function openElsewhere(file) {
+  const db = new Database(file, { fileMustExist: true, timeout: 0 });
+  try {
+    db.pragma("locking_mode = EXCLUSIVE");
+    db.exec("BEGIN EXCLUSIVE");
+    db.exec("ROLLBACK");
+    return false;
+  } catch (error) {
+    if (error?.code === "SQLITE_BUSY" || error?.code === "SQLITE_LOCKED") return true;
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
+class InUse extends Error {}
+
 try {
   let entries;
   if (job === "backup") {
@@ -59,8 +87,12 @@ try {
     db.close();
   } else if (job === "check") {
     entries = check(source);
+  } else if (job === "inUse") {
+    if (openElsewhere(source)) throw new InUse();
+    entries = 0;
   } else if (job === "restore") {
     check(source);
+    if (openElsewhere(target)) throw new InUse();
     await copy(source, target);
     entries = check(target);
   } else {
@@ -68,6 +100,6 @@ try {
   }
   process.send({ ok: true, entries });
 } catch (error) {
-  process.send({ ok: false, message: error instanceof Error ? error.message : String(error) });
+  process.send({ ok: false, message: error instanceof Error ? error.message : String(error), inUse: error instanceof InUse });
 }
 process.disconnect();

@@ -32,6 +32,7 @@ import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { log } from "../log";
 import { DatabaseUnavailable, temporaryKind } from "./errors";
 import { Lock } from "./lock";
+import { noteOutcome } from "./write-state";
 
 type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type DriverTransaction = Awaited<ReturnType<DriverAdapter["startTransaction"]>>;
@@ -116,8 +117,15 @@ class Thread {
       // An idle worker must not keep a finished command (the operator tool, a test) running.
       if (this.waiting.size === 0) worker.unref();
       if (reply.slowMs !== undefined || reply.openMs !== undefined) logSlow(reply, pending);
-      if (reply.ok) pending.resolve(reply.value);
-      else pending.reject(errorFrom(reply.error));
+      const sql = (pending.arg as { sql?: unknown } | undefined)?.sql;
+      if (reply.ok) {
+        noteOutcome(pending.op, typeof sql === "string" ? sql : undefined);
+        pending.resolve(reply.value);
+      } else {
+        const error = errorFrom(reply.error);
+        noteOutcome(pending.op, typeof sql === "string" ? sql : undefined, error);
+        pending.reject(error);
+      }
     });
     // An error is always followed by "exit", and Node delivers every answer the thread posted before
     // "exit": so the thread ends there, and a query it finished just before failing keeps its answer.

@@ -26,9 +26,24 @@ async function open() {
   return opened;
 }
 
+/**
+ * A second connection of the same driver that reads once and stays open, so this process holds a
+ * shared lock on the file for as long as the thread lives (in WAL mode SQLite keeps it between
+ * transactions). `restore` looks for such locks (lib/backup/backup.ts) to refuse to replace a
+ * database an instance has open: a lock, unlike a PID file, goes when the process does, however
+ * it ends. libSQL's client swaps connections after each transaction, so the working connection
+ * alone would not always hold one.
+ */
+let presence;
+async function holdPresence() {
+  presence = await open();
+  await presence.queryRaw({ sql: "SELECT count(*) FROM sqlite_master", args: [], argTypes: [] });
+}
+
 let adapter;
 try {
   adapter = await open();
+  await holdPresence();
   parentPort.postMessage({ ready: true });
 } catch (error) {
   parentPort.postMessage({ ready: false, error: portable(error) });
@@ -121,7 +136,7 @@ parentPort.on("message", async ({ id, op, tx, arg }) => {
       if (op === "commit") await commit(target);
       else await target.rollback();
     } else if (op === "shedConnection") await shedConnection();
-    else if (op === "dispose") await adapter.dispose();
+    else if (op === "dispose") await Promise.all([adapter.dispose(), presence?.dispose()]);
     const took = performance.now() - started;
     const openMs = ended === undefined ? undefined : slow(performance.now() - ended.began);
     parentPort.postMessage({ id, ok: true, value, slowMs: slow(took), openMs, firstStatement: openMs === undefined ? undefined : ended.first });

@@ -5,9 +5,9 @@
  */
 import "server-only";
 import type { Database } from "../db";
+import { passkeyName } from "../auth/passkey-name";
 import { recordAction, type Actor } from "./audit";
 
-export const PASSKEY_NAME_MAX = 60;
 
 export type OwnPasskey = { id: string; name: string | null; deviceType: string; createdAt: Date | null; lastUsedAt: Date | null };
 export type OwnSession = { id: string; browser: string; signedInAt: Date; lastSeenAt: Date; signedInWith: string | null; current: boolean };
@@ -61,10 +61,10 @@ export type AccountOutcome = "renamed" | "removed" | "last_passkey" | "no_such_p
 
 /** Renames one of the operator's own passkeys (an empty name clears it). */
 export async function renamePasskey(database: Database, operator: Actor & { operatorId: string }, passkeyId: string, name: string): Promise<AccountOutcome> {
-  const trimmed = name.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, " ").trim();
-  if (trimmed.length > PASSKEY_NAME_MAX) return "name";
+  const kept = passkeyName(name);
+  if (kept === "too_long") return "name";
   return database.$transaction(async (tx): Promise<AccountOutcome> => {
-    const { count } = await tx.operatorPasskey.updateMany({ where: { id: passkeyId, userId: operator.operatorId }, data: { name: trimmed || null } });
+    const { count } = await tx.operatorPasskey.updateMany({ where: { id: passkeyId, userId: operator.operatorId }, data: { name: kept } });
     if (count === 0) return "no_such_passkey";
     await recordAction(tx, { actor: operator, action: "passkey_renamed", detail: { passkey: passkeyId } });
     return "renamed";

@@ -4,7 +4,7 @@
  */
 import "server-only";
 import { parseArgs } from "node:util";
-import { BackupProblem, backUpDatabase, restoreDatabase } from "../backup/backup";
+import { BackupProblem, backUpDatabase, refuseIfInUse, restoreDatabase } from "../backup/backup";
 import { databaseSettings, parseEnv } from "../env";
 import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
 import { count } from "./format";
@@ -14,8 +14,9 @@ const signUps = (n: number) => `${count(n)} sign-up${n === 1 ? "" : "s"}`;
 export const BACKUP_USAGE = `  backup FILE   A copy of the database in FILE, made while the site runs (SQLite's online
                 backup), checked before it is given FILE's name
              --force            replace FILE if it exists
-  restore FILE  Put the backup in FILE in place of the database (stop the site first); the
-                database as it was is kept beside it, as <database>.before-restore-<time>
+  restore FILE  Put the backup in FILE in place of the database; refused while the site (or any
+                other process) has it open. The database as it was is kept beside it, as
+                <database>.before-restore-<time>
              --yes              do not ask for confirmation
 `;
 
@@ -57,15 +58,17 @@ export async function restoreCommand(_db: unknown, args: string[], io: CliIo): P
   const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: { yes: { type: "boolean" } } });
   const backup = fileArgument(positionals, "restore");
   const live = databaseFile();
-  if (!values.yes) {
-    await write(io.stdout, `Replace the database at ${live} with ${backup}? Stop the site first. Type yes to confirm: `);
-    const answer = await readAnswer(io.stdin);
-    if (answer !== "yes" && answer !== "y") {
-      await write(io.stdout, "\nNothing restored.\n");
-      return 1;
-    }
-  }
   return reported(io, async () => {
+    // Refused while the site runs, before anyone is asked to confirm.
+    await refuseIfInUse(live);
+    if (!values.yes) {
+      await write(io.stdout, `Replace the database at ${live} with ${backup}? Type yes to confirm: `);
+      const answer = await readAnswer(io.stdin);
+      if (answer !== "yes" && answer !== "y") {
+        await write(io.stdout, "\nNothing restored.\n");
+        return 1;
+      }
+    }
     const result = await restoreDatabase(backup, live);
     const saved = result.savedAs ? ` The database as it was is kept in ${result.savedAs}.` : "";
     await write(io.stdout, `Restored ${signUps(result.entries)} from ${backup} into ${live}; integrity checked.${saved}\n`);

@@ -24,7 +24,7 @@ import { auditCommand, operatorsCommand, OPERATOR_USAGE } from "./cli-console";
 import { contactCommand, FOLLOW_UP_USAGE, queueCommand } from "./cli-follow-up";
 import { exportText } from "./export";
 import { utcDaySchema } from "./list";
-import { campaignFunnels, conversion, FUNNEL_STEPS, pageFunnels, pageViews, rangeOf, siteFunnel, type DayRange, type Funnel, type FunnelStep } from "../analytics/report";
+import { campaignFunnels, conversion, FUNNEL_STEPS, pageFunnels, pageViews, rangeOf, siteFunnel, WITHOUT_COUNTED_VISIT_NOTE, withoutCountedVisit, type DayRange, type Funnel, type FunnelStep } from "../analytics/report";
 import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
 import {
   countEntries,
@@ -222,6 +222,7 @@ async function funnelSection(db: Database, range: DayRange): Promise<string> {
   };
   const figures = <Row extends Funnel>(): Column<Row>[] => [
     ...steps.map((step) => ({ title: FUNNEL_STEPS[step], width: Math.max(8, FUNNEL_STEPS[step].length), value: (row: Row) => count(row[step]), alignRight: true })),
+    { title: "No counted visit", width: 16, value: (row: Row) => count(withoutCountedVisit(row)), alignRight: true },
     { title: "Sign-up rate", width: 12, value: (row: Row) => share(row), alignRight: true },
   ];
   const heading = `Visits and the funnel, ${range.from} to ${range.to} (UTC; visitors once a day each, no cookies)`;
@@ -238,6 +239,7 @@ Page views: ${count(views)}
       ...figures<(typeof campaigns)[number]>(),
     ], campaigns),
     renderTable([{ title: "Page", width: 16, value: (row: (typeof pages)[number]) => (row.page === "" ? "(not recorded)" : row.page) }, ...figures<(typeof pages)[number]>()], pages),
+    ...([site, ...campaigns, ...pages].some((funnel) => withoutCountedVisit(funnel) > 0) ? [WITHOUT_COUNTED_VISIT_NOTE] : []),
   ].join("\n\n");
 }
 
@@ -309,11 +311,14 @@ async function exportCommand(db: Database, args: string[], io: CliIo): Promise<n
   }
 
   const out = values.out ? await exportFile(values.out, !!values.force) : io.stdout;
+  // On a terminal, what visitors typed could carry escape sequences (clear the screen, a disguised
+  // link) or bidi overrides: shown as list shows them. A file or a pipe gets the exact data.
+  const toTerminal = !values.out && (io.stdout as { isTTY?: boolean }).isTTY === true;
   let rows = 0;
   // Rows are batched into chunks so a 100,000-row export makes a few hundred writes, not 100,000.
   let chunk = exportText.head(format);
   for await (const entry of iterateEntries(db)) {
-    chunk += exportText.row(format, entry, rows++);
+    chunk += exportText.row(format, toTerminal ? shownOnTerminal(entry) : entry, rows++);
     if (chunk.length >= 64 * 1024) {
       await write(out, chunk);
       chunk = "";
@@ -328,7 +333,13 @@ async function exportCommand(db: Database, args: string[], io: CliIo): Promise<n
   await recordAction(db, { actor: shellActor(), action: "export", detail: { format, rows, to: values.out ? "file" : "standard output" } });
   const where = values.out ? ` to ${values.out}` : "";
   await write(io.stderr, rows === 0 ? `No sign-ups yet; wrote an empty ${format.toUpperCase()} export${where}.\n` : `Exported ${count(rows)} sign-up${rows === 1 ? "" : "s"} as ${format.toUpperCase()}${where}.\n`);
+  if (toTerminal && rows > 0) await write(io.stderr, "Control characters were shown as \uFFFD for the terminal; --out FILE, or a pipe, keeps the exact data.\n");
   return 0;
+}
+
+/** An entry with every text as a terminal may show it (terminalSafe). */
+function shownOnTerminal<Entry extends object>(entry: Entry): Entry {
+  return Object.fromEntries(Object.entries(entry).map(([key, value]) => [key, typeof value === "string" ? terminalSafe(value) : value])) as Entry;
 }
 
 

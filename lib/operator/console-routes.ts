@@ -13,7 +13,7 @@ import { getDatabase, isTemporary } from "../db";
 import { parseEnv } from "../env";
 import { hasContentType, json, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
 import { errorFields, log } from "../log";
-import { isFromOwnPage } from "../security/origin";
+import { isFromOwnPage, isStartedElsewhere } from "../security/origin";
 import { recordAction } from "./audit";
 import { streamExport, type ExportFormat } from "./export";
 import { FILTER_KEYS, parseFilters, parseListQuery } from "./list";
@@ -48,6 +48,10 @@ export function consoleRoute(action: Action, needs: Needs = {}): (request: Reque
     try {
       if (request.method === "POST" && !isFromOwnPage(request, new URL(parseEnv().SITE_URL).origin)) {
         return plainText(403, "This request did not come from a console page, so nothing was changed.", PRIVATE);
+      }
+      // A link on another site must not start a download (nor any other GET with an effect).
+      if (request.method === "GET" && isStartedElsewhere(request)) {
+        return plainText(403, "This link came from another site, so it was not followed. Open the download from the console.", PRIVATE);
       }
       const operator = await operatorOf(request.headers);
       const refusal = refusalOf(operator, { permission: needs.permission, fresh: needs.fresh, returnTo: needs.returnTo?.(request) });

@@ -6,6 +6,7 @@
  */
 import "server-only";
 import type { IncomingHttpHeaders } from "node:http";
+import { parseEnv } from "../env";
 
 /** What the check reads of a request: a Fetch Request, or server.ts's Node request seen the same way. */
 export type RequestLike = { url: string; headers: { get(name: string): string | null } };
@@ -37,6 +38,21 @@ export function ownOrigins(request: RequestLike, siteOrigin: string): Set<string
 }
 
 /**
+ * The site's own origins for checks that guard what a signed-in person or a link's holder owns:
+ * SITE_URL's, and those in WAITLIST_EXTRA_ORIGINS (a deployment reached at a second address).
+ * Never the request's own Host: whoever sends the request chooses that.
+ */
+export function siteOrigins(siteOrigin: string): Set<string> {
+  return new Set([siteOrigin, ...parseEnv().WAITLIST_EXTRA_ORIGINS].map((origin) => origin.toLowerCase()));
+}
+
+/** A browser's post from a page that is not one of the site's own origins (siteOrigins): the passkey and sign-in steps. */
+export function isForeignToSite(request: RequestLike, siteOrigin: string): boolean {
+  const origin = request.headers.get("origin");
+  return origin !== null && !siteOrigins(siteOrigin).has(origin.toLowerCase());
+}
+
+/**
  * Whether the browser says this post came from one of our own pages: stricter
  * than isForeignOrigin, for forms that change something a signed-in person or a
  * link's holder owns (the visitor's page, the console). Browsers set
@@ -49,8 +65,19 @@ export function isFromOwnPage(request: RequestLike, siteOrigin: string): boolean
   const site = request.headers.get("sec-fetch-site");
   if (site !== null && site !== "same-origin") return false;
   const origin = request.headers.get("origin");
-  if (origin !== null && origin !== "null") return !isForeignOrigin(request, siteOrigin);
+  if (origin !== null && origin !== "null") return siteOrigins(siteOrigin).has(origin.toLowerCase());
   return site === "same-origin";
+}
+
+/**
+ * A request another site's page made the browser send: a link or form there (Sec-Fetch-Site
+ * cross-site, or same-site from a sibling subdomain). A console download or any other GET with an
+ * effect needs our own page or the address typed in (same-origin, none); clients that send no
+ * Sec-Fetch-Site are not browsers acting for another site.
+ */
+export function isStartedElsewhere(request: RequestLike): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  return site === "cross-site" || site === "same-site";
 }
 
 /**

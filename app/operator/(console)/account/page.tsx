@@ -6,7 +6,8 @@ import { getDatabase } from "@/lib/db";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { momentIn, timeZones } from "@/lib/operator/time-format";
 import { FreshSignInNotice } from "@/components/operator/fresh-sign-in-notice";
-import { ownPasskeys, ownSessions, PASSKEY_NAME_MAX } from "@/lib/operator/account";
+import { PASSKEY_NAME_MAX } from "@/lib/auth/passkey-name";
+import { ownPasskeys, ownSessions } from "@/lib/operator/account";
 import { consoleTimeZone } from "@/lib/operator/time-zone";
 
 export const metadata: Metadata = { title: "Account" };
