@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { chromiumLaunchOptions } from "./e2e/support/browser";
+import { chromiumLaunchOptions, missingChromium } from "./e2e/support/browser";
 import { E2E_DATABASE_URL, E2E_MAIL_DIR, E2E_MAIL_PORT, E2E_PORT } from "./e2e/support/config";
 
 /**
@@ -7,6 +7,12 @@ import { E2E_DATABASE_URL, E2E_MAIL_DIR, E2E_MAIL_PORT, E2E_PORT } from "./e2e/s
  * starts the site's server (server.ts) on a test port, as `npm start` does. Set E2E_BASE_URL to test a server that is
  * already running instead (see README).
  */
+const noBrowser = missingChromium();
+if (noBrowser) {
+  console.error(noBrowser);
+  process.exit(1);
+}
+
 const externalBaseUrl = process.env.E2E_BASE_URL;
 // localhost, not 127.0.0.1: WebAuthn refuses an IP address as the relying party (the console's passkeys).
 const baseURL = externalBaseUrl ?? `http://localhost:${E2E_PORT}`;

@@ -22,6 +22,7 @@
  *
  * Usage: tsx server.ts [--dev] [--port N]   (PORT and HOSTNAME also work)
  */
+import { requireSupportedNode } from "./lib/build/node-version";
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
@@ -48,6 +49,7 @@ import { hasBody, whenBodyArrives } from "./lib/security/request-body";
 import { SecretUnavailable, siteSecret } from "./lib/security/secret";
 import { ENTRY_PAGE_PATH } from "./lib/waitlist/entry-link";
 
+requireSupportedNode();
 const dev = process.argv.includes("--dev");
 const portFlag = process.argv.indexOf("--port");
 const port = Number(portFlag > -1 ? process.argv[portFlag + 1] : (process.env.PORT ?? 3000));
@@ -86,6 +88,17 @@ const siteOrigin = new URL(env.SITE_URL).origin;
 /** The path as logged: a visitor's page without its token (the token is the key to their data). */
 function routeOf(pathname: string): string {
   return pathname.startsWith(`${ENTRY_PAGE_PATH}/`) ? `${ENTRY_PAGE_PATH}/:token` : pathname.slice(0, 200);
+}
+
+/**
+ * In a terminal, a page's or asset's successful GET and the health checks are noise next to what a
+ * developer looks for: logged at debug there (LOG_LEVEL=debug shows them). A log collected from a
+ * service (not a terminal) keeps every request.
+ */
+const TERMINAL = process.stdout.isTTY === true;
+function quietInTerminal(method: string | undefined, pathname: string, status: number): boolean {
+  if (!TERMINAL || status >= 400) return false;
+  return pathname === HEALTH_PATH || ((method === "GET" || method === "HEAD") && !pathname.startsWith("/api/"));
 }
 
 /** Whether the path is valid percent-encoding: Next would answer a broken one with a 500. */
@@ -142,6 +155,7 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
     const fields = { request_id: requestId, method: request.method, route: routeOf(pathname), status: response.statusCode, ms: Math.round(performance.now() - started) };
     // A response that closed before it finished: the client went away (or the server gave up on it).
     if (!response.writableFinished) log.info({ ...fields, aborted: true }, "request");
+    else if (quietInTerminal(request.method, pathname, response.statusCode)) log.debug(fields, "request");
     else log.info(fields, "request");
   });
 
@@ -254,12 +268,24 @@ let stopVisitSweep = () => {};
 let stopSearchIndexer = () => {};
 let stopBackups = () => {};
 
+// What a newcomer meets most: another server on the port. One sentence with the fix, no stack trace.
+server.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EADDRINUSE") log.fatal(`Port ${port} is already in use (another server, perhaps an earlier npm start): stop it, or start on another port with PORT=${port + 1} npm start.`);
+  else if (error.code === "EACCES") log.fatal(`Port ${port} needs privileges this user does not have: use a port above 1023 (PORT=3000 npm start) and a proxy in front for 80 or 443.`);
+  else log.fatal({ fault: "unexpected", ...errorFields(error) }, "the server could not start listening");
+  process.exit(1);
+});
+
 server.listen(port, hostname, () => {
   log.info(
     `FieldCrew ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}` +
       (dev ? "" : ` (${policies.pageCount} prerendered pages with script hashes)`),
   );
+  const data = databaseSettings(env);
+  log.info(`Data: ${data.file ? `${path.relative(process.cwd(), data.file) || data.file} (SQLite, ${data.driver})` : `${new URL(env.DATABASE_URL).host} (libSQL server)`}.`);
+  log.info("The console: invite yourself with npm run waitlist -- operators add you@example.com, then open the link it prints.");
   for (const line of deliveriesAtStart(env)) log.info(line);
+  if (!(env.WAITLIST_BACKUP_DIR && data.file)) log.info("Scheduled backups: off (WAITLIST_BACKUP_DIR is not set). See docs/deployment.md, \"Backups\".");
   // The database opened now, not at the first request: from then on its connection's lock tells
   // `restore` that the site runs (lib/db/worker.mjs). A failure is logged there, and tried again.
   getDatabase().$queryRaw`SELECT 1`.catch(() => {});
@@ -269,9 +295,8 @@ server.listen(port, hostname, () => {
   stopRetentionSweep = startRetentionSweep(env.WAITLIST_RETENTION_DAYS);
   stopVisitSweep = startVisitSweep(env.WAITLIST_RETENTION_DAYS);
   stopSearchIndexer = startSearchIndexer();
-  const database = databaseSettings(env);
-  if (env.WAITLIST_BACKUP_DIR && database.file) {
-    const schedule = { dir: path.resolve(env.WAITLIST_BACKUP_DIR), intervalMinutes: env.WAITLIST_BACKUP_INTERVAL_MINUTES, keep: env.WAITLIST_BACKUP_KEEP, databaseFile: database.file };
+  if (env.WAITLIST_BACKUP_DIR && data.file) {
+    const schedule = { dir: path.resolve(env.WAITLIST_BACKUP_DIR), intervalMinutes: env.WAITLIST_BACKUP_INTERVAL_MINUTES, keep: env.WAITLIST_BACKUP_KEEP, databaseFile: data.file };
     stopBackups = startBackupSchedule(schedule);
     log.info(`Backups: every ${schedule.intervalMinutes} minutes into ${schedule.dir}, the newest ${schedule.keep} kept.`);
   }

@@ -39,10 +39,14 @@ type Sink = (line: string) => void;
 
 type SiteLog = { logger: Logger; sink: { write: Sink } };
 
-/** Development's readable lines, from pino-pretty (a development dependency); JSON when it is not installed. */
+/**
+ * Readable, coloured lines from pino-pretty (a development dependency) in development and whenever
+ * standard output is a terminal; JSON lines otherwise (a service's journal, a pipe, a file), and
+ * when LOG_FORMAT=json or pino-pretty is not installed.
+ */
 function prettyOrPlain(): Sink {
   const write: Sink = (line) => void process.stdout.write(line);
-  if (process.env.NODE_ENV !== "development" || process.env.LOG_FORMAT === "json") return write;
+  if ((process.env.NODE_ENV !== "development" && !process.stdout.isTTY) || process.env.LOG_FORMAT === "json") return write;
   try {
     const { prettyFactory } = createRequire(import.meta.url)("pino-pretty") as typeof import("pino-pretty");
     const pretty = prettyFactory({ colorize: process.stdout.isTTY, translateTime: "HH:MM:ss.l", ignore: "pid,hostname" });

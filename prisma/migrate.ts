@@ -6,11 +6,26 @@
  * Needs the generated client (`npm run db:generate`), as the site does.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import nextEnv from "@next/env";
 import { createDatabase, enableWal } from "../lib/db";
-import { databaseSettings, parseEnv } from "../lib/env";
+import { databaseSettings, parseEnv, type DatabaseSettings } from "../lib/env";
+
+/** Migrations the file has applied that prisma/migrations does not ship. */
+async function unknownMigrations(settings: DatabaseSettings): Promise<string[]> {
+  const shipped = new Set(readdirSync(path.join("prisma", "migrations"), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name));
+  const database = createDatabase(settings);
+  try {
+    const [table] = await database.$queryRaw<unknown[]>`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`;
+    if (!table) return [];
+    const applied = await database.$queryRaw<{ migration_name: string }[]>`
+      SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+    return applied.map((row) => row.migration_name).filter((name) => !shipped.has(name)).sort();
+  } finally {
+    await database.$disconnect();
+  }
+}
 
 nextEnv.loadEnvConfig(process.cwd());
 const settings = databaseSettings(parseEnv());
@@ -18,6 +33,17 @@ const settings = databaseSettings(parseEnv());
 // it holds every entry and the operators' sessions. SQLite gives its journal files the same mode.
 const creating = settings.file !== undefined && !existsSync(settings.file);
 if (settings.file) mkdirSync(path.dirname(settings.file), { recursive: true, mode: 0o700 });
+
+// A database a newer version of the site migrated: this version does not know its tables' shape.
+if (settings.file && !creating) {
+  const unknown = await unknownMigrations(settings);
+  if (unknown.length > 0) {
+    console.error(
+      `The database at ${path.relative(process.cwd(), settings.file) || settings.file} was made by a newer version of the site (it has ${unknown.length === 1 ? "a migration" : "migrations"} this checkout does not: ${unknown.join(", ")}): update this checkout (git pull), or point DATABASE_URL at another database.`,
+    );
+    process.exit(1);
+  }
+}
 
 try {
   execFileSync(path.join("node_modules", ".bin", "prisma"), ["migrate", "deploy"], {

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import type { LaunchOptions } from "@playwright/test";
+import { chromium, type LaunchOptions } from "@playwright/test";
 
 /** Flags for Chromium on our machines, for Playwright and for Lighthouse (bench/lighthouse.ts). */
 export const CHROMIUM_FLAGS = [
@@ -23,4 +23,15 @@ export function chromiumPath(): string | undefined {
  */
 export function chromiumLaunchOptions(): LaunchOptions {
   return { executablePath: chromiumPath(), args: CHROMIUM_FLAGS };
+}
+
+/**
+ * Why the end-to-end tests cannot start a browser, in one sentence with the fix; null when one is
+ * there (Debian's, CHROMIUM_PATH's, or Playwright's own).
+ */
+export function missingChromium(): string | null {
+  const configured = process.env.CHROMIUM_PATH;
+  if (configured) return existsSync(configured) ? null : `CHROMIUM_PATH is ${configured}, and there is no file there: point it at a Chromium or Chrome, or unset it.`;
+  if (chromiumPath() || existsSync(chromium.executablePath())) return null;
+  return "The end-to-end tests need Chromium, and none was found: install it (sudo apt-get install chromium on Debian or Ubuntu; .ci/run does), or set CHROMIUM_PATH to a Chromium or Chrome.";
 }

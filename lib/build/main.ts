@@ -1,0 +1,32 @@
+/**
+ * `npm start`'s first step (prestart): builds the site only when its inputs changed since the last
+ * build, saying why (lib/build/inputs.ts); `--record` (the end of `npm run build`) writes down what
+ * the build was made from.
+ */
+import { execFileSync } from "node:child_process";
+import nextEnv from "@next/env";
+import { currentInputs, recordInputs, whyRebuild } from "./inputs";
+import { requireSupportedNode } from "./node-version";
+
+requireSupportedNode();
+const root = process.cwd();
+// The environment as `next build` sees it: .env files included.
+nextEnv.loadEnvConfig(root, false, { info: () => {}, error: console.error });
+
+if (process.argv.includes("--record")) {
+  recordInputs(root, currentInputs(root));
+} else {
+  const started = performance.now();
+  const why = whyRebuild(root, currentInputs(root));
+  if (why === null) {
+    console.log(`The build is up to date (checked in ${Math.round(performance.now() - started)} ms).`);
+  } else {
+    console.log(`Building the site: ${why}.`);
+    try {
+      execFileSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
+    } catch {
+      // next build has said what went wrong.
+      process.exit(1);
+    }
+  }
+}

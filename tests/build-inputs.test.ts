@@ -1,0 +1,50 @@
+/**
+ * `npm start` builds only when the build's inputs changed (lib/build/inputs.ts, issue 40): on a
+ * project tree of files in a temporary folder, as the start would see it.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { currentInputs, recordInputs, whyRebuild } from "@/lib/build/inputs";
+
+const root = mkdtempSync(path.join(tmpdir(), "build-inputs-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function put(file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  writeFileSync(path.join(root, file), text);
+}
+
+describe("whether npm start builds", () => {
+  it("builds the first time, skips when nothing changed, and says what changed when something did", () => {
+    put("app/page.tsx", "export default function Page() { return null; }\n");
+    put("lib/content/site.ts", "export const NAME = 'FieldCrew';\n");
+    put("package-lock.json", "{}\n");
+    put("server.ts", "// not built\n");
+    put("lib/generated/prisma/client.ts", "// generated\n");
+    const env = { SITE_URL: "https://fieldcrew.app" };
+    expect(whyRebuild(root, currentInputs(root, env))).toBe("there is no build yet");
+
+    put(".next/BUILD_ID", "abc\n");
+    expect(whyRebuild(root, currentInputs(root, env))).toMatch(/^the build does not say what it was made from/);
+    recordInputs(root, currentInputs(root, env));
+    expect(whyRebuild(root, currentInputs(root, env))).toBeNull();
+
+    // Not inputs: the server's own entry point, the generated client, an unrelated variable.
+    put("server.ts", "// changed, still not built\n");
+    put("lib/generated/prisma/client.ts", "// generated again\n");
+    expect(whyRebuild(root, currentInputs(root, { ...env, SMTP_URL: "smtp://mail" }))).toBeNull();
+
+    put("lib/content/site.ts", "export const NAME = 'FieldCrew Pro';\n");
+    put("components/new.tsx", "export {};\n");
+    expect(whyRebuild(root, currentInputs(root, env))).toBe("changed since the last build: components/new.tsx, lib/content/site.ts");
+    recordInputs(root, currentInputs(root, env));
+
+    expect(whyRebuild(root, currentInputs(root, { SITE_URL: "https://www.fieldcrew.app", NEXT_PUBLIC_FLAG: "1" }))).toBe("NEXT_PUBLIC_FLAG, SITE_URL differ from the last build's");
+    rmSync(path.join(root, "package-lock.json"));
+    expect(whyRebuild(root, currentInputs(root, env))).toBe("changed since the last build: package-lock.json");
+    rmSync(path.join(root, "lib/generated"), { recursive: true });
+    expect(whyRebuild(root, currentInputs(root, env))).toBe("the Prisma Client has not been generated");
+  });
+});
