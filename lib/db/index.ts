@@ -61,6 +61,14 @@ export const SLOW_QUERY_MS = 100;
  * from the OS on every insert (docs/performance.md, "The operator console").
  */
 const SYNCED = "PRAGMA synchronous = FULL";
+
+/**
+ * The site's own client checkpoints the write-ahead log from a thread of its own this often
+ * (lib/db/checkpointer.mjs), so no sign-up's commit pays for a checkpoint; its connection still
+ * checkpoints by itself past SAFETY_NET_CHECKPOINT_PAGES (about 40 MB of log) should that thread stop.
+ */
+export const CHECKPOINT_EVERY_MS = 250;
+const SAFETY_NET_CHECKPOINT_PAGES = 10_000;
 const CONNECTION_SETUP = `${SYNCED}; PRAGMA foreign_keys = ON; PRAGMA cache_size = -${64 * 1024};`;
 
 /**
@@ -107,7 +115,7 @@ function driverAdapter(settings: DatabaseSettings, connection: ConnectionOptions
 }
 
 /** Other deadlines for the embedded file's thread, or another script for it (the fault tests' probe). */
-export type ConnectionOptions = Partial<Pick<WorkerConnectionOptions, "queryTimeoutMs" | "reopenAfterMs" | "script" | "slowQueryMs">>;
+export type ConnectionOptions = Partial<Pick<WorkerConnectionOptions, "queryTimeoutMs" | "reopenAfterMs" | "script" | "slowQueryMs" | "checkpointEveryMs" | "setup">>;
 
 /**
  * A new client on a database (by default the one the environment names). A
@@ -128,7 +136,11 @@ export function createDatabase(settings: DatabaseSettings = databaseSettings(), 
 export function getDatabase(): Database {
   return singleton("database", () => {
     const env = parseEnv();
-    return createDatabase(databaseSettings(env), { slowQueryMs: env.WAITLIST_SLOW_QUERY_MS ?? SLOW_QUERY_MS });
+    return createDatabase(databaseSettings(env), {
+      slowQueryMs: env.WAITLIST_SLOW_QUERY_MS ?? SLOW_QUERY_MS,
+      checkpointEveryMs: CHECKPOINT_EVERY_MS,
+      setup: `${CONNECTION_SETUP} PRAGMA wal_autocheckpoint = ${SAFETY_NET_CHECKPOINT_PAGES};`,
+    });
   });
 }
 

@@ -55,6 +55,11 @@ export type WorkerConnectionOptions = {
   queryTimeoutMs: number;
   /** After a failed open, how long queries fail at once before another open is tried. */
   reopenAfterMs: number;
+  /**
+   * Checkpoint the write-ahead log from a thread of its own this often (lib/db/checkpointer.mjs),
+   * so no query on this connection pays for one; undefined: SQLite's own, inside commits.
+   */
+  checkpointEveryMs?: number;
   /** The worker's script; tests give one that can be made to crash. */
   script?: string;
   /**
@@ -189,6 +194,31 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
   /** Set after a failed open: until `until`, queries fail at once with `reason`. */
   let openFailure: { reason: DatabaseUnavailable; until: number } | null = null;
   let disposed = false;
+  let checkpointer: Worker | null = null;
+
+  /** Starts the checkpoint thread once, after the first open succeeded; it never holds the process open. */
+  function startCheckpointer(): void {
+    if (checkpointer || options.checkpointEveryMs === undefined || disposed) return;
+    checkpointer = new Worker(/*turbopackIgnore: true*/ path.join(process.cwd(), "lib", "db", "checkpointer.mjs"), {
+      workerData: { driver: options.driver, file: options.file, intervalMs: options.checkpointEveryMs },
+    });
+    checkpointer.unref();
+    checkpointer.on("error", (error) => log.error({ fault: "database_unavailable", error: { type: error.name, message: error.message } }, "the checkpoint thread failed; SQLite checkpoints in commits again"));
+  }
+
+  async function stopCheckpointer(): Promise<void> {
+    const thread = checkpointer;
+    checkpointer = null;
+    if (!thread) return;
+    const stopped = new Promise((resolve) => {
+      thread.once("message", resolve);
+      thread.once("exit", resolve);
+      setTimeout(resolve, 2_000).unref();
+    });
+    thread.postMessage("stop");
+    await stopped;
+    await thread.terminate();
+  }
 
   function onEnd(thread: Thread, reason: DatabaseUnavailable, unanswered: number): void {
     if (current === thread) current = null;
@@ -235,6 +265,7 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
     }
     openFailure = null;
     worker.unref();
+    startCheckpointer();
     return thread;
   }
 
@@ -278,7 +309,7 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
       disposed = true;
       const last = current;
       current = null;
-      await last?.close();
+      await Promise.all([last?.close(), stopCheckpointer()]);
     },
     async startTransaction(isolationLevel): Promise<DriverTransaction> {
       const release = await turn();

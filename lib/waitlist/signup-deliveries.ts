@@ -20,7 +20,7 @@ import { domainOf } from "./email-domains";
 import { normalizeEmail } from "./schema";
 
 /** Entries owed per statement at most: every other query waits while it writes their outbox rows. */
-export const OWE_PASS_ROWS = 100;
+export const OWE_PASS_ROWS = 25;
 
 /**
  * How confirmation_recipients knows an address without keeping it: HMAC-SHA256 of the normalised
