@@ -1,7 +1,8 @@
 /**
  * The sending thread (lib/outbox/channel-thread.ts): channels built in a thread of their own at a
  * lower CPU priority, attempts passed to it and their outcomes back, an abort carried over, and a
- * thread that dies ending its attempts as retryable failures and replaced at the next attempt.
+ * thread that dies ending its attempts as retryable failures and replaced at the next attempt, and
+ * `ready` saying when the channels are built.
  */
 import path from "node:path";
 import { threadId } from "node:worker_threads";
@@ -13,8 +14,10 @@ import type { Attempted, Delivery } from "@/lib/outbox/worker";
 const entry = { id: 1, email: "thread@example.com", createdAt: new Date() } as WaitlistEntry;
 const delivery = (event: string): Delivery => ({ id: `d-${event}`, kind: "webhook", entryId: 1, attempt: 1, event, payload: null });
 
+const fixture = path.resolve("tests/fixtures/thread-channels.ts");
+
 function channel() {
-  const { webhook } = channelsInThread({ module: path.resolve("tests/fixtures/thread-channels.ts"), config: { tag: "from the test" }, kinds: ["webhook"] });
+  const { webhook } = channelsInThread({ module: fixture, config: { tag: "from the test" }, kinds: ["webhook"] }).channels;
   return (event: string, signal = new AbortController().signal) => webhook!(delivery(event), entry, signal);
 }
 
@@ -43,6 +46,27 @@ describe("the sending thread", () => {
     const waiting = send("wait");
     expect(await send("exit")).toEqual({ delivered: false, retry: true, problem: "the sending thread stopped" });
     expect(await waiting).toEqual({ delivered: false, retry: true, problem: "the sending thread stopped" });
+    expect(answer(await send("created")).threadId).not.toBe(first);
+  });
+
+  it("is ready only once its channels are built, and says so when they cannot be", async () => {
+    const started = Date.now();
+    const slow = channelsInThread({ module: fixture, config: { tag: "slow", buildMs: 800 }, kinds: ["webhook"] });
+    await slow.ready();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(800);
+    expect(answer(await slow.channels.webhook!(delivery("created"), entry, new AbortController().signal)).tag).toBe("slow");
+
+    const broken = channelsInThread({ module: fixture, config: { tag: "broken", broken: true }, kinds: ["webhook"] });
+    await expect(broken.ready()).rejects.toThrow(/cannot be built/);
+  });
+
+  it("starts a new thread when asked whether it is ready after the last one died", async () => {
+    const thread = channelsInThread({ module: fixture, config: { tag: "again" }, kinds: ["webhook"] });
+    await thread.ready();
+    const send = (event: string) => thread.channels.webhook!(delivery(event), entry, new AbortController().signal);
+    const first = answer(await send("created")).threadId;
+    await send("exit");
+    await thread.ready();
     expect(answer(await send("created")).threadId).not.toBe(first);
   });
 });

@@ -163,6 +163,23 @@ describe("a claim", () => {
   });
 });
 
+describe("channels that are not ready yet", () => {
+  it("are given nothing: no row is claimed (no lease starts) until they are, then each is attempted", async () => {
+    const rows = await owing(3, "webhook");
+    const hook = channel();
+    let becomeReady!: () => void;
+    const ready = new Promise<void>((resolve) => (becomeReady = resolve));
+    const waiting = worker({ webhook: hook.send }, { owner: "not-ready", ready: () => ready });
+    const sweep = waiting.sweep();
+    await sleep(100);
+    expect(await getDatabase().outboxMessage.count({ where: { id: { in: rows }, leaseOwner: { not: null } } })).toBe(0);
+    expect(hook.attempted).toEqual([]);
+    becomeReady();
+    expect(await sweep).toBe(3);
+    expect(hook.attempted.sort()).toEqual([...rows].sort());
+  });
+});
+
 describe("the delivered history", () => {
   it("is pruned a batch at a time after a week: older delivered rows and counts go, the rest stays", async () => {
     const WEEK = 7 * 24 * 60 * MINUTE;

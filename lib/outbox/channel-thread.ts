@@ -5,8 +5,12 @@
  * needed (docs/performance.md, "Launch day"). In the thread they run on a spare core, or in what
  * the site leaves of one, and the main thread only passes each attempt on and reads its outcome.
  *
- * The thread is started with the channels, and again at the next attempt after it dies; attempts it
- * had under way end as retryable failures. ./sending-thread.mjs is the thread itself.
+ * The thread is started with the channels, and again at the next attempt (or the next `ready()`)
+ * after it dies; attempts it had under way end as retryable failures. Loading the channels' modules
+ * takes a moment (0.6 s here, seconds on a busy machine), so the delivery worker claims nothing
+ * until `ready()` resolves: an attempt's deadline (half its lease) is for the receiver, and one
+ * spent waiting for the thread could end after the receiver took the message, which then goes out
+ * twice. ./sending-thread.mjs is the thread itself.
  */
 import "server-only";
 import path from "node:path";
@@ -28,9 +32,16 @@ export type ChannelThreadOptions = {
 
 type Waiting = { resolve: (outcome: Attempted) => void };
 
+export type ThreadChannels = {
+  channels: Partial<Record<DeliveryKind, Channel>>;
+  /** Resolves when the thread (started now if it is not running) has built its channels; rejects if it fails first. */
+  ready: () => Promise<void>;
+};
+
 /** One channel per kind, each attempting in the one thread. */
-export function channelsInThread(options: ChannelThreadOptions): Partial<Record<DeliveryKind, Channel>> {
+export function channelsInThread(options: ChannelThreadOptions): ThreadChannels {
   let thread: Worker | undefined;
+  let threadReady: Promise<void> = Promise.resolve();
   let next = 0;
   const waiting = new Map<number, Waiting>();
 
@@ -45,16 +56,27 @@ export function channelsInThread(options: ChannelThreadOptions): Partial<Record<
     const worker = new Worker(/*turbopackIgnore: true*/ path.join(process.cwd(), "lib", "outbox", "sending-thread.mjs"), {
       workerData: { module: options.module, config: options.config, niceness: THREAD_NICENESS, loader: "tsx/esm/api" },
     });
-    worker.on("message", ({ id, outcome }: { id: number; outcome: Attempted }) => {
+    let built!: () => void;
+    let failed!: (error: Error) => void;
+    threadReady = new Promise<void>((resolve, reject) => {
+      built = resolve;
+      failed = reject;
+    });
+    // Nobody may be waiting for it yet: a failure is logged below, and ready() says it again.
+    threadReady.catch(() => undefined);
+    worker.on("message", ({ id, outcome, ready }: { id: number; outcome: Attempted; ready?: true }) => {
+      if (ready) return built();
       waiting.get(id)?.resolve(outcome);
       waiting.delete(id);
       if (waiting.size === 0) worker.unref();
     });
     worker.on("error", (error) => {
       log.error({ fault: "delivery_worker", ...errorFields(error) }, "the sending thread failed; it is started again for the next attempt");
+      failed(error);
       if (thread === worker) lost("the sending thread failed");
     });
     worker.on("exit", () => {
+      failed(new Error("the sending thread stopped before its channels were built"));
       if (thread === worker) lost("the sending thread stopped");
     });
     // The thread keeps the process alive only while attempts are under way (unref after the
@@ -82,8 +104,13 @@ export function channelsInThread(options: ChannelThreadOptions): Partial<Record<
         worker.postMessage({ id, kind, delivery, entry });
       });
 
-  // Started now, not at the first attempt: loading the channels' modules takes a moment (0.6 s
-  // here), which the first attempts would otherwise spend of their deadline.
+  // Started now, not at the first claim: the site's first sign-ups then find it ready.
   started();
-  return Object.fromEntries(options.kinds.map((kind) => [kind, channelOf(kind)]));
+  return {
+    channels: Object.fromEntries(options.kinds.map((kind) => [kind, channelOf(kind)])),
+    ready: () => {
+      started();
+      return threadReady;
+    },
+  };
 }

@@ -20,6 +20,8 @@ const { register } = await import(workerData.loader);
 register();
 const { channelsFor } = await import(pathToFileURL(workerData.module).href);
 const channels = channelsFor(workerData.config);
+// The main side claims nothing until it hears this (./channel-thread.ts, `ready`).
+parentPort.postMessage({ ready: true });
 
 /** The attempts under way, by the main side's id: aborted when it says so (a deadline, a shutdown). */
 const controllers = new Map();

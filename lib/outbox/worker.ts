@@ -59,6 +59,12 @@ export type Channel = (delivery: Delivery, entry: WaitlistEntry, signal: AbortSi
 
 export type DeliveryWorkerOptions = {
   channels: Partial<Record<DeliveryKind, Channel>>;
+  /**
+   * Resolves when the channels can attempt at once (a sending thread that has loaded them,
+   * lib/outbox/channel-thread.ts). Nothing is claimed before: a claim starts its lease, and the
+   * time to get ready would come out of the attempt's deadline.
+   */
+  ready?: () => Promise<void>;
   /** This instance's name in leases and logs. */
   owner: string;
   /** Waits before the 2nd, 3rd, ... attempt; after the last, a row fails for good. */
@@ -296,6 +302,7 @@ export class DeliveryWorker {
   private async claimAndAttempt(): Promise<Promise<void>[]> {
     const size = this.yielding() ? YIELDING_BATCH : this.batchSize;
     if (this.options.owe && (await this.options.owe(this.database(), this.kinds, new Date(this.now()), size))) this.pumpAgain = true;
+    if (this.kinds.length > 0) await this.options.ready?.();
     const claimed: Delivery[] = [];
     for (const kind of this.kinds) claimed.push(...(await this.claimKind(kind, size)));
     if (claimed.length === 0) return [];

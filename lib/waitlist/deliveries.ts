@@ -37,9 +37,11 @@ export function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
     webhook: kinds.includes("webhook") ? { url: env.WAITLIST_WEBHOOK_URL!, secret: env.WAITLIST_WEBHOOK_SECRET! } : undefined,
     email: kinds.includes("email") ? { smtpUrl: env.SMTP_URL!, from: env.MAIL_FROM!, secret: siteSecret(), siteUrl: env.SITE_URL, maxConnections: env.MAIL_MAX_CONNECTIONS } : undefined,
   };
+  // Composing and sending run in a thread of lower priority than the visitors' requests.
+  const thread = kinds.length === 0 ? undefined : channelsInThread({ module: path.join(process.cwd(), "lib", "waitlist", "channels.ts"), config: settings, kinds });
   return new DeliveryWorker({
-    // Composing and sending run in a thread of lower priority than the visitors' requests.
-    channels: kinds.length === 0 ? {} : channelsInThread({ module: path.join(process.cwd(), "lib", "waitlist", "channels.ts"), config: settings, kinds }),
+    channels: thread?.channels ?? {},
+    ready: thread?.ready,
     owner: instanceName(env),
     retryDelaysMs: env.WAITLIST_DELIVERY_RETRY_SECONDS.map((seconds) => seconds * 1000),
     leaseMs: env.WAITLIST_DELIVERY_LEASE_SECONDS * 1000,

@@ -100,9 +100,18 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-/** Every delivery owed so far: how many, and how many the receiver accepted exactly once. */
-async function deliveriesSettled(): Promise<{ owed: number; acceptedOnce: number; acceptedTwice: number; delivered: number }> {
-  const rows = await database.outboxMessage.findMany({ select: { id: true, status: true } });
+/**
+ * The deliveries about entries stored after this is called: earlier tests' entries may still be
+ * owed theirs, or be attempting them, and are not the caller's to count.
+ */
+async function fromHereOn(): Promise<{ entryId: { gt: number } }> {
+  const { _max } = await database.waitlistEntry.aggregate({ _max: { id: true } });
+  return { entryId: { gt: _max.id ?? 0 } };
+}
+
+/** The deliveries `which` selects: how many, and how many the receiver accepted exactly once. */
+async function deliveriesSettled(which: { entryId: { gt: number } }): Promise<{ owed: number; acceptedOnce: number; acceptedTwice: number; delivered: number }> {
+  const rows = await database.outboxMessage.findMany({ where: which, select: { id: true, status: true } });
   return {
     owed: rows.length,
     acceptedOnce: rows.filter((row) => receiver.accepted.get(row.id) === 1).length,
@@ -172,22 +181,19 @@ describe("two servers on one database", () => {
 
   it("deliver every notification exactly once after one of them is killed with deliveries pending", async () => {
     receiver.refuse();
-    await database.outboxMessage.updateMany({ data: { status: "delivered" } }); // earlier tests' rows are not this test's
-    const before = await database.outboxMessage.count();
+    const ours = await fromHereOn();
     for (let i = 0; i < 20; i += 1) expect((await post(i % 2 ? b : a, body())).status).toBe(201);
     // Every new delivery has been tried and refused at least once: pending, waiting for a retry.
     await expect
-      .poll(() => database.outboxMessage.count({ where: { status: "pending", attempts: { gte: 1 } } }), { timeout: 20_000 })
+      .poll(() => database.outboxMessage.count({ where: { ...ours, status: "pending", attempts: { gte: 1 } } }), { timeout: 20_000 })
       .toBe(20);
 
     a.child.kill("SIGKILL");
     await new Promise((resolve) => a.child.once("exit", resolve));
     receiver.accept();
 
-    await expect
-      .poll(async () => (await database.outboxMessage.count({ where: { status: "delivered" } })) - before, { timeout: 30_000 })
-      .toBe(20);
-    const settled = await deliveriesSettled();
+    await expect.poll(() => database.outboxMessage.count({ where: { ...ours, status: "delivered" } }), { timeout: 30_000 }).toBe(20);
+    const settled = await deliveriesSettled(ours);
     expect(settled.acceptedTwice).toBe(0);
     expect(settled.acceptedOnce).toBe(20);
     expect(receiver.refusedCount()).toBeGreaterThanOrEqual(20);
@@ -214,20 +220,17 @@ describe("one server restarted", () => {
     const server = await startSiteServer({ port: 3253, databaseFile, env: serverEnv("restarted") });
     let restarted: SiteServer | undefined;
     try {
-      await database.outboxMessage.updateMany({ data: { status: "delivered" } });
-      const before = await database.outboxMessage.count();
+      const ours = await fromHereOn();
       for (let i = 0; i < 10; i += 1) expect((await post(server, body())).status).toBe(201);
       await expect
-        .poll(() => database.outboxMessage.count({ where: { status: "pending", attempts: { gte: 1 } } }), { timeout: 20_000 })
+        .poll(() => database.outboxMessage.count({ where: { ...ours, status: "pending", attempts: { gte: 1 } } }), { timeout: 20_000 })
         .toBe(10);
       await server.stop();
 
       receiver.accept();
       restarted = await startSiteServer({ port: 3253, databaseFile, env: serverEnv("restarted") });
-      await expect
-        .poll(async () => (await database.outboxMessage.count({ where: { status: "delivered" } })) - before, { timeout: 30_000 })
-        .toBe(10);
-      expect((await deliveriesSettled()).acceptedTwice).toBe(0);
+      await expect.poll(() => database.outboxMessage.count({ where: { ...ours, status: "delivered" } }), { timeout: 30_000 }).toBe(10);
+      expect((await deliveriesSettled(ours)).acceptedTwice).toBe(0);
     } finally {
       await server.stop();
       await restarted?.stop();
