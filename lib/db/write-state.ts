@@ -22,6 +22,8 @@ export function noteOutcome(op: string, sql: string | undefined, error?: unknown
     if (reason) state.failure = { reason, at: Date.now() };
     return;
   }
+  // Nothing to clear on the common path: no regex on every query's text.
+  if (state.failure === null) return;
   const wrote = op === "commit" || ((op === "executeRaw" || op === "queryRaw") && !(sql !== undefined && READ_ONLY.test(sql)));
   if (wrote) state.failure = null;
 }

@@ -4,13 +4,12 @@
  * trusts them: control characters cannot reach the terminal, and spreadsheet
  * formulas cannot reach a spreadsheet.
  */
+import { DISGUISING_CHARACTERS } from "../security/disguising-characters";
 
-/** Escape sequences, other control characters and bidirectional overrides, which could rewrite or disguise what the terminal shows. */
-const UNSAFE_FOR_TERMINAL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /** A value as it may be shown in a terminal: one line, no control characters. */
 export function terminalSafe(value: string): string {
-  return value.replace(UNSAFE_FOR_TERMINAL, "\uFFFD");
+  return value.replace(DISGUISING_CHARACTERS, "\uFFFD");
 }
 
 /** Cuts to `width` characters (not UTF-16 units, so emoji are not split), marking the cut with "…". */

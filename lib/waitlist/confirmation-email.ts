@@ -17,17 +17,15 @@ import type { WaitlistEntry } from "../generated/prisma/client";
 import type { Attempted, Channel, Delivery } from "../outbox/worker";
 import { entryToken, entryUrl } from "./entry-link";
 import { shownFields, signupOf } from "./fields";
+import { DISGUISING_CHARACTERS } from "../security/disguising-characters";
 
 export const CONFIRMATION_SUBJECT = `You're on the ${SITE.name} waitlist`;
 
 export type ConfirmationEmail = { subject: string; text: string; html: string; link: string };
 
-/** C0 and C1 controls (line breaks included) and bidirectional overrides: shown as a space. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
 /** A visitor's value as one plain line: control characters and direction overrides become spaces. */
 export function plain(value: string): string {
-  return value.replace(CONTROL, " ");
+  return value.replace(DISGUISING_CHARACTERS, " ");
 }
 
 export function escapeHtml(value: string): string {
