@@ -40,14 +40,13 @@ import { startRetentionSweep } from "./lib/waitlist/retention";
 import { startVisitSweep } from "./lib/analytics/sweep";
 import { startSearchIndexer } from "./lib/operator/search-index";
 import { visitHandler } from "./lib/analytics/site";
-import { VISIT_PATH } from "./lib/content/paths";
+import { ENTRY_PAGE_PATH, VISIT_PATH } from "./lib/content/paths";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./lib/security/client-address";
 import { isForeignPagePost } from "./lib/security/origin";
 import { perRequestPageHeaders, securityHeaders } from "./lib/security/headers";
 import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";
 import { hasBody, whenBodyArrives } from "./lib/security/request-body";
 import { SecretUnavailable, siteSecret } from "./lib/security/secret";
-import { ENTRY_PAGE_PATH } from "./lib/waitlist/entry-link";
 
 requireSupportedNode();
 const dev = process.argv.includes("--dev");

@@ -2,3 +2,13 @@
 export function timestamp(date: Date = new Date()): string {
   return date.toISOString().replace("Z", "+00:00");
 }
+
+/** The UTC day a moment falls in, as YYYY-MM-DD: how the site's daily counts and the operators' dates name a day. */
+export function utcDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** The UTC day `days` after (or, negative, before) the day `day` names. */
+export function utcDayPlus(day: string, days: number): string {
+  return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000));
+}

@@ -23,7 +23,7 @@ import { indexAllEntries } from "../lib/operator/search-index";
 import { orderedUuid } from "../lib/ordered-id";
 import { timestamp } from "../lib/time";
 import { normalizeEmail } from "../lib/waitlist/schema";
-import type { BusinessType, CompanySize } from "../lib/waitlist/options";
+import type { BusinessType, CompanySize } from "../lib/content/signup-options";
 
 nextEnv.loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
 

@@ -17,7 +17,7 @@ import { followUpMetrics } from "@/lib/follow-up/metrics";
 import { raiseOverdue } from "@/lib/follow-up/overdue";
 import { queuePage } from "@/lib/follow-up/queue";
 import { timeLeftText, urgencyOf } from "@/lib/follow-up/states";
-import type { Actor } from "@/lib/operator/audit";
+import type { Actor } from "@/lib/audit/trail";
 import { removeOperator } from "@/lib/operator/operators";
 import { DeliveryWorker } from "@/lib/outbox/worker";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";

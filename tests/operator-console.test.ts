@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { invitedOperator, spendInvitation } from "@/lib/auth/invitations";
 import { getDatabase } from "@/lib/db";
-import { listActions, type Actor } from "@/lib/operator/audit";
+import { listActions, type Actor } from "@/lib/audit/trail";
 import { listPage, parseListQuery } from "@/lib/operator/list";
 import { addOperator, enrolAgain, listOperators, OperatorProblem, removeOperator } from "@/lib/operator/operators";
 import { overview } from "@/lib/operator/overview";

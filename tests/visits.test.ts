@@ -11,7 +11,7 @@ import { getDatabase } from "@/lib/db";
 import { createVisitHandler, referrerOf } from "@/lib/analytics/handler";
 import { VisitCounter } from "@/lib/analytics/record";
 import { campaignFunnels, campaignsQuerySchema, funnelCsv, pageFunnels, pageSpeed, rangeOf, referrers, siteFunnel } from "@/lib/analytics/report";
-import { parseFilters } from "@/lib/operator/list";
+import { parseFilters } from "@/lib/filters";
 import { forgetPastDays, removeExpiredVisitFigures } from "@/lib/analytics/sweep";
 import { bucketOf, bucketValue, percentileOf, ratingOf } from "@/lib/analytics/vitals";
 import { DailySalt, truncatedAddress } from "@/lib/analytics/visitor";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "@/lib/waitlist/options";
+import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "@/lib/content/signup-options";
 import { fieldErrorsOf, normalizeEmail, waitlistSignupSchema, type WaitlistField } from "@/lib/waitlist/schema";
 import { validSignup } from "./support/requests";
 

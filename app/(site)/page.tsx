@@ -6,7 +6,7 @@ import { PricingSection } from "@/components/landing/pricing-section";
 import { TestimonialsSection } from "@/components/landing/testimonials-section";
 import { TradesStrip } from "@/components/landing/trades-strip";
 import { PAGES } from "@/lib/content/pages";
-import { pageMetadata } from "@/lib/metadata";
+import { pageMetadata } from "@/lib/content/metadata";
 
 export const metadata: Metadata = pageMetadata(PAGES.home);
 

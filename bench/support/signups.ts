@@ -1,6 +1,6 @@
 import { solve } from "../../lib/waitlist/challenge";
 import { issueChallenge } from "../../lib/waitlist/challenge-token";
-import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../../lib/waitlist/options";
+import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../../lib/content/signup-options";
 import { VALID_SIGNUP } from "../../tests/fixtures/signup";
 import { BENCH_SECRET } from "./site-server";
 

@@ -1,6 +1,6 @@
 import { buttonClasses } from "@/components/ui/button-styles";
 import { DIRECT_SOURCE, MIN_SEARCH_LENGTH, type ListQuery } from "@/lib/operator/list";
-import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
+import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/content/signup-options";
 
 const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm";
 const label = "block text-sm font-medium text-slate-700";

@@ -5,7 +5,7 @@ import { PageIntro } from "@/components/site/page-intro";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { Icon } from "@/components/ui/icon";
 import { SITE } from "@/lib/content/site";
-import { ENTRY_PAGE_PATH } from "@/lib/waitlist/entry-link";
+import { ENTRY_PAGE_PATH } from "@/lib/content/paths";
 import type { EntryAction, EntryPage, EntryView } from "@/lib/waitlist/visitor-entry";
 
 const ACTION_URL = "/api/waitlist/entry";

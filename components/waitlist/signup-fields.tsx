@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes } from "react";
-import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
+import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/content/signup-options";
 import type { FieldErrors, WaitlistField } from "@/lib/waitlist/schema";
 import { EmailField } from "./email-field";
 import { controlClasses, FormField } from "./form-field";

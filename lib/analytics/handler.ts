@@ -23,7 +23,8 @@ import { MAX_VISIT_BODY_BYTES, visitEventSchema, type Step, type VisitEvent } fr
 import { campaignKey, type Counting, type VisitCounter } from "./record";
 import { campaignIn } from "../waitlist/source";
 import { bucketOf } from "./vitals";
-import { addressHash, deviceOf, utcDay, visitorHash, type DailySalt } from "./visitor";
+import { addressHash, deviceOf, visitorHash, type DailySalt } from "./visitor";
+import { utcDay } from "../time";
 
 /** The pages counted: the public pages (lib/content/pages.ts). Any other path (a visitor's own page with its key) is not. */
 const COUNTED_PAGES: ReadonlySet<string> = new Set(Object.values(PAGES).map((page) => page.path));

@@ -10,10 +10,10 @@
 import "server-only";
 import type { Database } from "../db";
 import { z } from "zod";
-import { blankAsUndefined, utcDaySchema } from "../operator/list";
-import { csvRecord } from "../operator/format";
+import { blankAsUndefined, utcDaySchema } from "../filters";
+import { csvRecord } from "../csv";
 import { campaignKey, campaignOfKey } from "./record";
-import { utcDay } from "./visitor";
+import { utcDay } from "../time";
 import { DEVICES, METRICS, percentileOf, ratingOf, type Device, type Metric, type Rating } from "./vitals";
 
 export type DayRange = { from: string; to: string };

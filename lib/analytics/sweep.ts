@@ -8,7 +8,7 @@ import { getDatabase, type Database } from "../db";
 import { log } from "../log";
 import { runPeriodically } from "../periodic";
 import { retentionCutoff } from "../waitlist/retention";
-import { utcDay } from "./visitor";
+import { utcDay } from "../time";
 
 /** Often enough that a day's salt outlives its day by minutes at most. */
 const VISIT_SWEEP_EVERY_MS = 5 * 60 * 1000;

@@ -11,10 +11,6 @@ import { isIPv6 } from "node:net";
 import type { Database } from "../db";
 import { limitKeyOf } from "../security/rate-limit";
 
-export function utcDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
 /**
  * The address with its host part cut off: an IPv4 address's /24, an IPv6 address's /48 (as
  * web analytics that anonymise addresses do). Everyone behind one /24 with the same browser

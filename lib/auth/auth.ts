@@ -27,7 +27,7 @@ import { magicLink } from "better-auth/plugins/magic-link";
 import { getDatabase, type Database } from "../db";
 import { parseEnv, type Env } from "../env";
 import { errorFields, log } from "../log";
-import { recordAction } from "../operator/audit";
+import { recordAction } from "../audit/trail";
 import { CLIENT_ADDRESS_HEADER } from "../security/client-address";
 import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";

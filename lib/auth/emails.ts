@@ -7,7 +7,8 @@
 import "server-only";
 import { createTransport } from "nodemailer";
 import { SITE } from "../content/site";
-import { escapeHtml, smtpServerOf } from "../waitlist/confirmation-email";
+import { smtpServerOf } from "../mail/smtp";
+import { escapeHtml } from "../mail/html";
 
 export const SIGN_IN_SUBJECT = `Your ${SITE.name} console sign-in link`;
 export const ENROLMENT_SUBJECT = `You're invited to the ${SITE.name} operator console`;

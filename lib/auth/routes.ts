@@ -22,7 +22,7 @@ import "server-only";
 import { getDatabase, isTemporary, type Database } from "../db";
 import { hasContentType, json, readBoundedText, retryLater } from "../http";
 import { errorFields, log } from "../log";
-import { recordAction } from "../operator/audit";
+import { recordAction } from "../audit/trail";
 import { CLIENT_ADDRESS_HEADER } from "../security/client-address";
 import { isForeignToSite } from "../security/origin";
 import { limitKeyOf, SharedRateLimiter, type RateLimiter } from "../security/rate-limit";

@@ -7,7 +7,7 @@ import { headers } from "next/headers";
 import { cache } from "react";
 import { redirect } from "next/navigation";
 import { getDatabase, type Database } from "../db";
-import type { Actor } from "../operator/audit";
+import type { Actor } from "../audit/trail";
 import { getAuth, SESSION_IDLE_MINUTES, type Auth } from "./auth";
 import { confirmUrl, isFreshSignIn, may, type Permission, type Role } from "./roles";
 

@@ -2,5 +2,7 @@
 export const JOIN_PATH = "/join";
 export const LINK_AGAIN_PATH = "/waitlist/link";
 export const PRIVACY_PATH = "/privacy";
+/** The visitor's own page; the token of their link follows (lib/waitlist/entry-link.ts). */
+export const ENTRY_PAGE_PATH = "/waitlist/entry";
 /** Where pages send their visits (lib/analytics/): the beacon's POST, the <noscript> image's GET. */
 export const VISIT_PATH = "/api/visit";

@@ -18,10 +18,10 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { whileBusy, type Database, type Prisma } from "../db";
-import { recordAction, recordActions, type Actor } from "../operator/audit";
+import { recordAction, recordActions, type Actor } from "../audit/trail";
 import { owe, type OwedDelivery } from "../outbox/owe";
 import type { DeliveryKind } from "../outbox/worker";
-import { domainOf } from "../waitlist/email-domains";
+import { domainOf } from "../mail/address";
 import { loadInvitationTemplate } from "./invitation";
 import { CLOSED_REASONS, FOLLOW_UP_STATES, isFollowUpState, refusalOf, statesBefore, type ClosedReason, type FollowUpState } from "./states";
 

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { FIGURES, SITE } from "../content/site";
 import type { Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
-import { emailHtml, escapeHtml, plain } from "../waitlist/confirmation-email";
+import { emailHtml, escapeHtml, plain } from "../mail/html";
 
 export const INVITATION_TEMPLATE_KEY = "invitation";
 export const PLACEHOLDERS = ["name", "company"] as const;

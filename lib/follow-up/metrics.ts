@@ -12,6 +12,7 @@
 import "server-only";
 import type { Database } from "../db";
 import { FIGURES } from "../content/site";
+import { utcDay } from "../time";
 
 export type PromiseFigures = {
   /** Entries whose deadline passed in the period. */
@@ -30,8 +31,6 @@ export type FollowUpMetrics = { last7: PromiseFigures; last30: PromiseFigures; w
 
 export const CHART_WEEKS = 8;
 const DAY_MS = 86_400_000;
-
-const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 type Day = { due: number; contacted: number; inTime: number; hours: Map<number, number> };
 
@@ -58,11 +57,11 @@ function figuresOf(days: Day[]): PromiseFigures {
 }
 
 export async function followUpMetrics(database: Database, now = new Date()): Promise<FollowUpMetrics> {
-  const today = Date.parse(`${dayOf(now)}T00:00:00Z`);
+  const today = Date.parse(`${utcDay(now)}T00:00:00Z`);
   const days = CHART_WEEKS * 7;
   // Deadline days from `days` days ago to yesterday: sign-up days two earlier.
-  const firstSignupDay = dayOf(new Date(today - (days + 2) * DAY_MS));
-  const lastSignupDay = dayOf(new Date(today - 3 * DAY_MS));
+  const firstSignupDay = utcDay(new Date(today - (days + 2) * DAY_MS));
+  const lastSignupDay = utcDay(new Date(today - 3 * DAY_MS));
   const [signups, contacts] = await Promise.all([
     database.$queryRaw<{ day: string; due: bigint | number }[]>`
       SELECT day, sum(signups) AS due FROM signup_days WHERE day >= ${firstSignupDay} AND day <= ${lastSignupDay} GROUP BY day`,
@@ -71,7 +70,7 @@ export async function followUpMetrics(database: Database, now = new Date()): Pro
   // By deadline day: the sign-up day plus two.
   const byDeadline = new Map<string, Day>();
   const slot = (signupDay: string) => {
-    const deadline = dayOf(new Date(Date.parse(`${signupDay}T00:00:00Z`) + 2 * DAY_MS));
+    const deadline = utcDay(new Date(Date.parse(`${signupDay}T00:00:00Z`) + 2 * DAY_MS));
     let day = byDeadline.get(deadline);
     if (!day) byDeadline.set(deadline, (day = { due: 0, contacted: 0, inTime: 0, hours: new Map() }));
     return day;
@@ -86,10 +85,10 @@ export async function followUpMetrics(database: Database, now = new Date()): Pro
   }
   // Deadline days `first` to `first + count - 1` days before yesterday.
   const span = (first: number, count: number) =>
-    Array.from({ length: count }, (_, i) => byDeadline.get(dayOf(new Date(today - (first + i + 1) * DAY_MS)))).filter((day): day is Day => day !== undefined);
+    Array.from({ length: count }, (_, i) => byDeadline.get(utcDay(new Date(today - (first + i + 1) * DAY_MS)))).filter((day): day is Day => day !== undefined);
   const weeks = Array.from({ length: CHART_WEEKS }, (_, w): WeekFigures => {
     const newest = (CHART_WEEKS - 1 - w) * 7;
-    return { ...figuresOf(span(newest, 7)), from: dayOf(new Date(today - (newest + 7) * DAY_MS)), to: dayOf(new Date(today - (newest + 1) * DAY_MS)) };
+    return { ...figuresOf(span(newest, 7)), from: utcDay(new Date(today - (newest + 7) * DAY_MS)), to: utcDay(new Date(today - (newest + 1) * DAY_MS)) };
   });
   return { last7: figuresOf(span(0, 7)), last30: figuresOf(span(0, 30)), weeks };
 }

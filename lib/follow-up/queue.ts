@@ -10,8 +10,8 @@ import "server-only";
 import { z } from "zod";
 import { Prisma, type Database } from "../db";
 import { timestamp } from "../time";
-import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../waitlist/options";
-import { blankAsUndefined, cursorOf, cursorSchema, parseFilters, splitCursor } from "../operator/list";
+import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../content/signup-options";
+import { blankAsUndefined, cursorOf, cursorSchema, parseFilters, splitCursor } from "../filters";
 import { DUE_SOON_MS, RESPONSE_MS } from "./states";
 
 export const QUEUE_PAGE_SIZE = 50;

@@ -7,7 +7,7 @@
 import "server-only";
 import { getDatabase, isTemporary, whileBusy } from "../db";
 import { errorFields, log } from "../log";
-import { recordAction, type Actor } from "../operator/audit";
+import { recordAction, type Actor } from "../audit/trail";
 import { saveInvitationTemplate, templateSchema } from "./invitation";
 
 export type EditorState = {

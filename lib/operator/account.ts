@@ -6,7 +6,7 @@
 import "server-only";
 import type { Database } from "../db";
 import { passkeyName } from "../auth/passkey-name";
-import { recordAction, type Actor } from "./audit";
+import { recordAction, type Actor } from "../audit/trail";
 
 
 export type OwnPasskey = { id: string; name: string | null; deviceType: string; createdAt: Date | null; lastUsedAt: Date | null };

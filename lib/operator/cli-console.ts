@@ -8,10 +8,11 @@ import { ENROLMENT_HOURS } from "../auth/invitations";
 import { sendEnrolmentLink } from "../auth/emails";
 import type { Database } from "../db";
 import { parseEnv } from "../env";
-import { listActions, shellActor } from "./audit";
+import { listActions, shellActor } from "../audit/trail";
 import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
 import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
 import { addOperator, changeRole, enrolAgain, roleOf, listOperators, OperatorProblem, removeOperator, type Enrolment, type OperatorSummary } from "./operators";
+import { utcDay } from "../time";
 
 export const OPERATOR_USAGE = `  operators   Who may sign in to the console (/operator) with a passkey
              add EMAIL [--name NAME] [--role member|admin]
@@ -90,7 +91,7 @@ export async function operatorsCommand(db: Database, args: string[], io: CliIo):
         { title: "Passkeys", width: 8, value: (o) => String(o.passkeys), alignRight: true },
         { title: "Signed in now", width: 13, value: (o) => (o.sessions > 0 ? `${o.sessions} session${o.sessions === 1 ? "" : "s"}` : "no") },
         { title: "Last sign-in", width: 20, value: (o) => (o.lastSignIn ? minute(o.lastSignIn) : "never") },
-        { title: "Added", width: 10, value: (o) => o.createdAt.toISOString().slice(0, 10) },
+        { title: "Added", width: 10, value: (o) => utcDay(o.createdAt) },
       ];
       await write(io.stdout, `${renderTable(columns, operators)}\n\n${count(operators.length)} operator${operators.length === 1 ? "" : "s"}.\n`);
       return 0;

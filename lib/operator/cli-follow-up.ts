@@ -12,7 +12,7 @@ import { queuePage } from "../follow-up/queue";
 import { deadlineOf, timeLeftText, urgencyOf } from "../follow-up/states";
 import { configuredKinds } from "../waitlist/deliveries";
 import { displayValue } from "../waitlist/fields";
-import { shellActor } from "./audit";
+import { shellActor } from "../audit/trail";
 import { UsageError, write, type CliIo } from "./cli-io";
 import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
 

@@ -15,34 +15,20 @@ import { refusedDomain, refusedDomainMessage } from "../waitlist/email-domains";
 import { refusalCounts, type RefusalCounts } from "../waitlist/refusals";
 import { normalizeEmail, waitlistSignupSchema } from "../waitlist/schema";
 import { displayValue, SIGNUP_FIELD_NAMES, SIGNUP_FIELDS, type ListColumn } from "../waitlist/fields";
-import { BUSINESS_TYPES, BUSINESS_TYPE_VALUES, COMPANY_SIZES, COMPANY_SIZE_VALUES } from "../waitlist/options";
+import { BUSINESS_TYPES, BUSINESS_TYPE_VALUES, COMPANY_SIZES, COMPANY_SIZE_VALUES } from "../content/signup-options";
 import type { EntryRecord } from "../waitlist/fields";
-import { recordAction, shellActor } from "./audit";
+import { recordAction, shellActor } from "../audit/trail";
 import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
 import { backupCommand, BACKUP_USAGE, restoreCommand } from "./cli-backup";
 import { auditCommand, operatorsCommand, OPERATOR_USAGE } from "./cli-console";
 import { contactCommand, FOLLOW_UP_USAGE, queueCommand } from "./cli-follow-up";
 import { exportText } from "./export";
-import { utcDaySchema } from "./list";
+import { utcDaySchema } from "../filters";
 import { campaignFunnels, conversion, FUNNEL_STEPS, pageFunnels, pageViews, rangeOf, siteFunnel, WITHOUT_COUNTED_VISIT_NOTE, withoutCountedVisit, type DayRange, type Funnel, type FunnelStep } from "../analytics/report";
 import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
-import {
-  countEntries,
-  deliveryCounts,
-  findByEmail,
-  findById,
-  listDuplicates,
-  iterateEntries,
-  listDeliveries,
-  listEntries,
-  redeliver,
-  removeById,
-  stats,
-  type DeliveryRow,
-  type OperatorRecord,
-  type DeliveryStatus,
-  type ListFilters,
-} from "./queries";
+import { countEntries, deliveryCounts, findByEmail, findById, listDuplicates, iterateEntries, listDeliveries, listEntries, redeliver, removeById, stats, type DeliveryRow, type DeliveryStatus, type ListFilters } from "./queries";
+import { type OperatorRecord } from "./list";
+import { utcDay } from "../time";
 
 export const USAGE = `Usage: npm run waitlist -- <command> [options]
 
@@ -82,8 +68,6 @@ export { UsageError, type CliIo } from "./cli-io";
 
 const LIST_DEFAULT_LIMIT = 50;
 const BAR_WIDTH = 30;
-
-const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 
 
 /** "/careers · google / cpc / spring", or "" when nothing is known. */

@@ -14,15 +14,17 @@ import { parseEnv } from "../env";
 import { hasContentType, json, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
 import { errorFields, log } from "../log";
 import { isFromOwnPage, isStartedElsewhere } from "../security/origin";
-import { recordAction } from "./audit";
+import { recordAction } from "../audit/trail";
 import { streamExport, type ExportFormat } from "./export";
-import { FILTER_KEYS, parseFilters, parseListQuery } from "./list";
+import { FILTER_KEYS, parseListQuery } from "./list";
+import { parseFilters } from "../filters";
 import { redeliver, removeById } from "./queries";
 import { addNote, assignEntries, AssignProblem, changeFollowUp, changeSchema, MAX_SELECTION, noteOnlySchema, type ChangeResult } from "../follow-up/changes";
 import { getDeliveryWorker } from "../waitlist/deliveries";
 import { isTimeZone } from "./time-format";
 import { endOtherSessions, endSession, removePasskey, renamePasskey } from "./account";
 import { campaignFunnels, campaignsQuerySchema, funnelCsv, pageFunnels, rangeOf } from "../analytics/report";
+import { utcDay } from "../time";
 
 /** On every console answer that is not a page: never cached, never indexed. */
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" };
@@ -85,7 +87,7 @@ export const handleExport = consoleRoute(async (request, operator) => {
   if (problems.length > 0) return plainText(400, `These filters are not valid: ${problems.join("; ")}`, PRIVATE);
   const filters = Object.fromEntries(FILTER_KEYS.filter((key) => query[key] !== undefined).map((key) => [key, query[key]]));
   await recordAction(getDatabase(), { actor: operator.actor, action: "export", detail: { format, ...filters } });
-  const day = new Date().toISOString().slice(0, 10);
+  const day = utcDay(new Date());
   return new Response(streamExport(getDatabase(), query, format as ExportFormat), {
     headers: {
       "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",

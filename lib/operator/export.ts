@@ -6,9 +6,9 @@
  */
 import "server-only";
 import type { Database } from "../db";
-import { csvRecord } from "./format";
-import { matchingEntries, type ListQuery } from "./list";
-import { ENTRY_COLUMNS, type OperatorRecord } from "./queries";
+import { csvRecord } from "../csv";
+import { matchingEntries, type ListQuery, type OperatorRecord } from "./list";
+import { ENTRY_COLUMNS } from "./queries";
 
 export type ExportFormat = "csv" | "json";
 

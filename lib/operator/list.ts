@@ -9,10 +9,13 @@
 import "server-only";
 import { z } from "zod";
 import { Prisma, type Database } from "../db";
-import { timestamp } from "../time";
-import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
-import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../waitlist/options";
-import type { OperatorRecord } from "./queries";
+import { blankAsUndefined, cursorOf, cursorSchema, parseFilters, splitCursor, utcDaySchema, type QueryParams } from "../filters";
+import { timestamp, utcDayPlus } from "../time";
+import { SIGNUP_FIELD_NAMES, type EntryRecord } from "../waitlist/fields";
+import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../content/signup-options";
+
+/** A sign-up as operators see it: every field, and what became of it. */
+export type OperatorRecord = EntryRecord & { confirmed_at: string | null; duplicate_of: number | null };
 
 /** utm_source as the console shows it; NULL (a visit without one) is "direct". */
 export const DIRECT_SOURCE = "direct";
@@ -23,19 +26,6 @@ export const PAGE_SIZE = 50;
  */
 export const MIN_SEARCH_LENGTH = 3;
 
-/** A UTC day as forms and the shell give it (YYYY-MM-DD), and a real one. */
-// A day that exists: Date.parse rolls 2026-02-30 over into March, so the day must come back unchanged.
-export const utcDaySchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Use a date like 2026-11-01." })
-  .refine((text) => {
-    const time = Date.parse(`${text}T00:00:00Z`);
-    return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === text;
-  }, { error: "That is not a date." });
-/** An empty field of a GET filter form means "any". */
-export const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
-/** A keyset cursor in a URL: "<created_at>_<id>" of a row shown. */
-export const cursorSchema = z.preprocess(blankAsUndefined, z.string().max(80).regex(/^[0-9T:.+\-Z ]+_\d+$/).optional());
 
 /** The list's filters as they arrive in a URL's query (the filter form is a GET form). */
 export const listQuerySchema = z.object({
@@ -58,21 +48,6 @@ export const listQuerySchema = z.object({
 export type ListQuery = z.infer<typeof listQuerySchema>;
 export const FILTER_KEYS = ["type", "size", "source", "confirmed", "from", "to", "q"] as const satisfies readonly (keyof ListQuery)[];
 
-type QueryParams = URLSearchParams | Record<string, string | string[] | undefined>;
-
-/**
- * A page's filters from its URL, by `schema` (each key optional): what is invalid is dropped
- * and reported, not guessed at, and the rest kept. Shared by the list and the follow-up queue.
- */
-export function parseFilters<S extends z.ZodObject>(schema: S, params: QueryParams): { query: z.infer<S>; problems: string[] } {
-  const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
-  const raw = Object.fromEntries(entries.filter(([key]) => key in schema.shape));
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return { query: parsed.data, problems: [] };
-  const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
-  const kept = schema.parse(Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key))));
-  return { query: kept, problems: parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`) };
-}
 
 /** Reads the list's query (search params of the page or the download). */
 export function parseListQuery(params: QueryParams): { query: ListQuery; problems: string[] } {
@@ -91,14 +66,6 @@ export function queryString(query: Partial<Record<keyof ListQuery | "format", st
   return text ? `?${text}` : "";
 }
 
-export function cursorOf(row: { created_at: string; id: number }): string {
-  return `${row.created_at}_${row.id}`;
-}
-
-export function splitCursor(cursor: string): [string, number] {
-  const at = cursor.lastIndexOf("_");
-  return [cursor.slice(0, at), Number(cursor.slice(at + 1))];
-}
 
 /** A phrase for FTS5: the text as one quoted string (its own quotes doubled), so operators typed are letters. */
 function ftsPhrase(text: string): string {
@@ -128,7 +95,7 @@ function conditions(query: ListQuery): Prisma.Sql[] {
   // created_at is ISO 8601 text in UTC ("2026-11-23T17:37:59.405+00:00"), so text order is time order.
   if (query.from) where.push(Prisma.sql`e.created_at >= ${`${query.from}T00:00:00.000+00:00`}`);
   if (query.to) {
-    const next = new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const next = utcDayPlus(query.to, 1);
     where.push(Prisma.sql`e.created_at < ${`${next}T00:00:00.000+00:00`}`);
   }
   return where;

@@ -10,7 +10,7 @@ import { isRole } from "../auth/roles";
 import { getDatabase, isTemporary } from "../db";
 import { parseEnv } from "../env";
 import { errorFields, log } from "../log";
-import type { Actor } from "./audit";
+import type { Actor } from "../audit/trail";
 import { addOperator, changeRole, enrolAgain, OperatorProblem, removeOperator, type Enrolment } from "./operators";
 
 export type OperatorFormState = {

@@ -9,7 +9,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Database, Prisma } from "../db";
 import { createInvitation, enrolmentUrl } from "../auth/invitations";
-import { recordAction, type Actor } from "./audit";
+import { recordAction, type Actor } from "../audit/trail";
 import { isRole, type Role } from "../auth/roles";
 import { z } from "zod";
 

@@ -6,6 +6,7 @@
  */
 import "server-only";
 import type { Database } from "../db";
+import { utcDay } from "../time";
 
 export const CHART_DAYS = [30, 90] as const;
 export type ChartDays = (typeof CHART_DAYS)[number];
@@ -27,10 +28,6 @@ export type Overview = {
   segments: { businessType: string; companySize: string; signups: number }[];
   deliveries: { kind: string; pending: number; failed: number }[];
 };
-
-function utcDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
 
 export async function overview(database: Database, options: { days: ChartDays; split: Split }, now = new Date()): Promise<Overview> {
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (options.days - 1)));

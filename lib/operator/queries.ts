@@ -4,21 +4,18 @@
  */
 import "server-only";
 import { Prisma, type Database } from "../db";
-import { timestamp } from "../time";
-import { recordAction, type Actor } from "./audit";
-import { RECORD_COLUMNS, recordsOf, textMatches, whereClause } from "./list";
+import { timestamp, utcDay } from "../time";
+import { recordAction, type Actor } from "../audit/trail";
+import { RECORD_COLUMNS, recordsOf, textMatches, whereClause, type OperatorRecord } from "./list";
 import type { WaitlistEntry } from "../generated/prisma/client";
-import { SIGNUP_FIELD_NAMES } from "../waitlist/fields";
+import { entryRecord, SIGNUP_FIELD_NAMES } from "../waitlist/fields";
 import { normalizeEmail } from "../waitlist/schema";
 import { removeEntry } from "../waitlist/visitor-entry";
-import { entryRecord, type EntryRecord } from "../waitlist/fields";
 
 /**
  * A sign-up as the operator tool shows and exports it: the entry, when its
  * address was confirmed, and the entry it is a duplicate of, if any.
  */
-export type OperatorRecord = EntryRecord & { confirmed_at: string | null; duplicate_of: number | null };
-
 function operatorRecord(entry: WaitlistEntry): OperatorRecord {
   return { ...entryRecord(entry), confirmed_at: entry.confirmedAt ? timestamp(entry.confirmedAt) : null, duplicate_of: entry.duplicateOf };
 }
@@ -126,7 +123,7 @@ function byKey(a: string | null, b: string | null): number {
 export async function stats(database: Database, now: Date = new Date()): Promise<Stats> {
   const days = Array.from({ length: 30 }, (_, i) => {
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 29 + i));
-    return day.toISOString().slice(0, 10);
+    return utcDay(day);
   });
   const [summary, byBusinessType, byCompanySize, bySource, byPage, perDay, confirmed, duplicates, removals] = await Promise.all([
     database.waitlistEntry.aggregate({ _count: { _all: true }, _min: { createdAt: true }, _max: { createdAt: true } }),

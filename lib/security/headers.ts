@@ -4,8 +4,7 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
-import { JOIN_PATH, LINK_AGAIN_PATH, PRIVACY_PATH } from "../content/paths";
-import { ENTRY_PAGE_PATH } from "../waitlist/entry-link";
+import { ENTRY_PAGE_PATH, JOIN_PATH, LINK_AGAIN_PATH, PRIVACY_PATH } from "../content/paths";
 
 export type CspSources = {
   /** 'sha256-…' sources of the inline scripts the page may run. */

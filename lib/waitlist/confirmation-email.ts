@@ -17,51 +17,14 @@ import type { WaitlistEntry } from "../generated/prisma/client";
 import type { Attempted, Channel, Delivery } from "../outbox/worker";
 import { entryToken, entryUrl } from "./entry-link";
 import { shownFields, signupOf } from "./fields";
-import { DISGUISING_CHARACTERS } from "../security/disguising-characters";
+import { emailHtml, escapeHtml, plain } from "../mail/html";
+import { smtpServerOf } from "../mail/smtp";
 
 export const CONFIRMATION_SUBJECT = `You're on the ${SITE.name} waitlist`;
 
 export type ConfirmationEmail = { subject: string; text: string; html: string; link: string };
 
-/** A visitor's value as one plain line: control characters and direction overrides become spaces. */
-export function plain(value: string): string {
-  return value.replace(DISGUISING_CHARACTERS, " ");
-}
-
-export function escapeHtml(value: string): string {
-  return plain(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
-
 const signedUpAt = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
-
-/**
- * The site's email look around a message: the brand bar, a heading, the body (HTML the caller
- * has escaped), a button to `link` with the link written out below it, a small footnote.
- */
-export function emailHtml(parts: { title: string; heading: string; body: string; link: string; linkLabel: string; footnote: string }): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(parts.title)}</title></head>
-<body style="margin:0;padding:0;background:#f1f5f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#0b1220">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px">
-<tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
-<tr><td style="background:#0b1220;padding:20px 28px;font-size:20px;font-weight:800;color:#ffffff">Field<span style="color:#fb923c">Crew</span></td></tr>
-<tr><td style="padding:28px">
-<h1 style="margin:0 0 12px;font-size:22px;line-height:1.3">${escapeHtml(parts.heading)}</h1>
-${parts.body}
-<p style="margin:0 0 24px"><a href="${escapeHtml(parts.link)}" style="display:inline-block;background:#fb923c;color:#0b1220;font-weight:700;text-decoration:none;padding:12px 22px;border-radius:8px">${escapeHtml(parts.linkLabel)}</a></p>
-<p style="margin:0 0 24px;font-size:13px;line-height:1.6;color:#64748b;word-break:break-all">${escapeHtml(parts.link)}</p>
-<p style="margin:0;font-size:13px;line-height:1.6;color:#64748b">${escapeHtml(parts.footnote)}</p>
-</td></tr>
-<tr><td style="padding:16px 28px;background:#fff7ed;font-size:13px;color:#9a3412">The ${SITE.name} team · ${SITE.contactEmail}</td></tr>
-</table>
-</td></tr>
-</table>
-</body>
-</html>
-`;
-}
 
 /** What the email says about an entry; `link` is its page. */
 export function confirmationEmail(entry: WaitlistEntry, link: string): ConfirmationEmail {
@@ -120,18 +83,6 @@ export type MailOptions = {
 function isPermanent(error: unknown): boolean {
   const code = (error as { responseCode?: unknown }).responseCode;
   return typeof code === "number" && code >= 500 && code < 600;
-}
-
-/** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (TLS from the start). */
-export function smtpServerOf(smtpUrl: string) {
-  const url = new URL(smtpUrl);
-  const secure = url.protocol === "smtps:";
-  return {
-    host: url.hostname,
-    port: url.port ? Number(url.port) : secure ? 465 : 587,
-    secure,
-    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
-  };
 }
 
 /**

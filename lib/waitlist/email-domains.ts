@@ -10,6 +10,7 @@
  */
 import "server-only";
 import { disposableEmailBlocklistSet } from "disposable-email-domains-js";
+import { domainOf } from "../mail/address";
 import { singleton } from "../singleton";
 
 /** Why an address is not taken: its domain is throwaway, or the operators refused it. */
@@ -28,12 +29,6 @@ const disposableDomains = () => singleton("disposable email domains", () => disp
 function domainAndParents(domain: string): string[] {
   const labels = domain.split(".");
   return labels.slice(0, -1).map((_, i) => labels.slice(i).join("."));
-}
-
-/** The domain part of an address, lower-cased, or "" when there is none. */
-export function domainOf(email: string): string {
-  const at = email.lastIndexOf("@");
-  return at < 0 ? "" : email.slice(at + 1).trim().toLowerCase().replace(/\.$/, "");
 }
 
 /**

@@ -7,9 +7,7 @@
  */
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
-
-/** Where the visitor's page lives; the token follows. */
-export const ENTRY_PAGE_PATH = "/waitlist/entry";
+import { ENTRY_PAGE_PATH } from "../content/paths";
 
 const PUBLIC_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;

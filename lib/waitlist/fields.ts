@@ -11,7 +11,7 @@
  */
 import { timestamp } from "../time";
 import type { WaitlistEntry } from "../generated/prisma/client";
-import { BUSINESS_TYPES, COMPANY_SIZES } from "./options";
+import { BUSINESS_TYPES, COMPANY_SIZES } from "../content/signup-options";
 import type { WaitlistSignup } from "./schema";
 
 export type SignupField = keyof WaitlistSignup;

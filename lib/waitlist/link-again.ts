@@ -17,7 +17,7 @@ import type { DeliveryKind } from "../outbox/worker";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
 import type { RateLimiter } from "../security/rate-limit";
 import { LINK_AGAIN_EVENT } from "./confirmation-email";
-import { domainOf } from "./email-domains";
+import { domainOf } from "../mail/address";
 import { VISITOR_MESSAGES } from "./messages";
 import { normalizeEmail, waitlistSignupSchema } from "./schema";
 

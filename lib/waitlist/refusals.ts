@@ -7,6 +7,7 @@ import "server-only";
 import type { Database } from "../db";
 import { GroupCommit, type Outcome } from "../group-commit";
 import { errorFields, log } from "../log";
+import { utcDay } from "../time";
 
 export type RefusalReason = "disposable" | "denied" | "already_registered";
 
@@ -39,7 +40,7 @@ export async function countRefusal(database: Database, reason: RefusalReason, do
     counters.set(database, counter);
   }
   try {
-    await counter.submit({ day: now.toISOString().slice(0, 10), reason, domain });
+    await counter.submit({ day: utcDay(now), reason, domain });
   } catch (error) {
     log.warn({ fault: "refusal_not_counted", reason, ...errorFields(error) }, "a refused sign-up could not be counted");
   }

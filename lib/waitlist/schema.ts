@@ -8,7 +8,7 @@ import { HONEYPOT_FIELD, SOURCE_FIELDS } from "./form-names";
 import { LIMITS } from "./limits";
 
 export { HONEYPOT_FIELD, SOURCE_FIELDS };
-import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "./options";
+import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../content/signup-options";
 
 export { LIMITS };
 

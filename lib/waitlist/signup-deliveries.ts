@@ -16,7 +16,7 @@ import { Prisma, temporaryKind, WITHOUT_SYNC, WITHOUT_WAITING, type Database } f
 import { timestamp } from "../time";
 import { orderedUuid } from "../ordered-id";
 import type { DeliveryKind } from "../outbox/worker";
-import { domainOf } from "./email-domains";
+import { domainOf } from "../mail/address";
 import { normalizeEmail } from "./schema";
 
 /** Entries owed per statement at most: every other query waits while it writes their outbox rows. */

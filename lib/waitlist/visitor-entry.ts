@@ -5,13 +5,14 @@
  * scanners open links, and opening the link must change nothing.
  */
 import "server-only";
-import { recordAction, type Actor } from "../operator/audit";
+import { recordAction, type Actor } from "../audit/trail";
 import { getDatabase, isTemporary, Prisma, type Database } from "../db";
 import { hasContentType, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
 import { errorFields, log } from "../log";
 import { isFromOwnPage } from "../security/origin";
 import { siteSecret } from "../security/secret";
-import { ENTRY_PAGE_PATH, publicIdFromToken } from "./entry-link";
+import { publicIdFromToken } from "./entry-link";
+import { ENTRY_PAGE_PATH } from "../content/paths";
 import { shownFields, signupOf } from "./fields";
 import { visitorStanding, type Standing } from "../follow-up/visitor-standing";
 

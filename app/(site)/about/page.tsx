@@ -3,7 +3,7 @@ import { Founders, Mission, OurStory, Values } from "@/components/about/about-se
 import { PageIntro } from "@/components/site/page-intro";
 import { WaitlistBand } from "@/components/site/waitlist-band";
 import { PAGES } from "@/lib/content/pages";
-import { pageMetadata } from "@/lib/metadata";
+import { pageMetadata } from "@/lib/content/metadata";
 
 export const metadata: Metadata = pageMetadata(PAGES.about);
 

@@ -5,7 +5,7 @@ import { WaitlistBand } from "@/components/site/waitlist-band";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { HOW_TO_APPLY, JOBS } from "@/lib/content/careers";
 import { PAGES } from "@/lib/content/pages";
-import { pageMetadata } from "@/lib/metadata";
+import { pageMetadata } from "@/lib/content/metadata";
 
 export const metadata: Metadata = pageMetadata(PAGES.careers);
 

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { JoinForm } from "@/components/waitlist/join-form";
 import { PAGES } from "@/lib/content/pages";
-import { pageMetadata } from "@/lib/metadata";
-import { firstJoinStateOnSite } from "@/lib/waitlist/site-handlers";
+import { pageMetadata } from "@/lib/content/metadata";
+import { firstJoinStateOnSite } from "@/lib/site/handlers";
 import { joinWaitlist } from "./actions";
 
 // Each visit gets its own security question, so the page is made per request (and never cached: server.ts).

@@ -6,7 +6,7 @@ import { LINK_AGAIN_PATH } from "@/lib/content/paths";
 import { PRIVACY_NOTICE_VERSION, privacyNotice } from "@/lib/content/privacy";
 import { SITE } from "@/lib/content/site";
 import { parseEnv } from "@/lib/env";
-import { pageMetadata } from "@/lib/metadata";
+import { pageMetadata } from "@/lib/content/metadata";
 
 export const metadata: Metadata = pageMetadata(PAGES.privacy);
 

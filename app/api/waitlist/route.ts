@@ -1,6 +1,6 @@
 import { after } from "next/server";
 import { methodsNotAllowed } from "@/lib/http";
-import { handleSignup } from "@/lib/waitlist/site-handlers";
+import { handleSignup } from "@/lib/site/handlers";
 
 // Deliveries owed for a new sign-up (the webhook, the email) start once the answer has gone out.
 export const POST = (request: Request) => handleSignup(request, after);

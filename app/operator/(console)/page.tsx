@@ -12,7 +12,7 @@ import { deadlineOf, timeLeftText, urgencyOf, type Urgency } from "@/lib/follow-
 import { momentIn } from "@/lib/operator/time-format";
 import { consoleTimeZone } from "@/lib/operator/time-zone";
 import { displayValue } from "@/lib/waitlist/fields";
-import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
+import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/content/signup-options";
 
 export const metadata: Metadata = { title: "Follow-up queue" };
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { LinkAgainForm } from "@/components/waitlist/link-again-form";
 import { PAGES } from "@/lib/content/pages";
-import { pageMetadata } from "@/lib/metadata";
+import { pageMetadata } from "@/lib/content/metadata";
 import { askForLinkAgain } from "./actions";
 
 export const metadata: Metadata = pageMetadata(PAGES.linkAgain);

@@ -1,5 +1,5 @@
 import { methodsNotAllowed } from "@/lib/http";
-import { handleChallenge } from "@/lib/waitlist/site-handlers";
+import { handleChallenge } from "@/lib/site/handlers";
 
 // Every request gets a new question; never prerender or cache this route.
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { methodsNotAllowed } from "@/lib/http";
-import { handleEntryAction } from "@/lib/waitlist/site-handlers";
+import { handleEntryAction } from "@/lib/site/handlers";
 
 // Confirm or remove, from the forms on the visitor's own page; never on a GET (mail scanners open links).
 export const POST = handleEntryAction;

@@ -3,7 +3,7 @@ import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-fram
 import { buttonClasses } from "@/components/ui/button-styles";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
-import { listActions } from "@/lib/operator/audit";
+import { listActions } from "@/lib/audit/trail";
 import { momentIn } from "@/lib/operator/time-format";
 import { consoleTimeZone } from "@/lib/operator/time-zone";
 

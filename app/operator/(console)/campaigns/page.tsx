@@ -6,7 +6,7 @@ import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { campaignFunnels, campaignsQuerySchema, lastDays, pageFunnels, pageViews, rangeOf, referrers, siteFunnel, sortRows, type CampaignFunnel, type DayRange, type SortKey } from "@/lib/analytics/report";
 import { count as number } from "@/lib/operator/format";
-import { parseFilters } from "@/lib/operator/list";
+import { parseFilters } from "@/lib/filters";
 
 export const metadata: Metadata = { title: "Campaigns" };
 

@@ -7,7 +7,7 @@ import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { CHART_DAYS, overview, SPLITS, type ChartDays, type Split } from "@/lib/operator/overview";
 import { listDeliveries } from "@/lib/operator/queries";
-import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/waitlist/options";
+import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/content/signup-options";
 import { FunnelFigures, PageSpeedTable } from "@/components/operator/funnel";
 import { lastDays, pageSpeed, pageViews, siteFunnel } from "@/lib/analytics/report";
 

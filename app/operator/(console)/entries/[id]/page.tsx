@@ -6,7 +6,7 @@ import { requireOperator } from "@/lib/auth/session";
 import { may } from "@/lib/auth/roles";
 import { FreshSignInNotice } from "@/components/operator/fresh-sign-in-notice";
 import { getDatabase } from "@/lib/db";
-import { listActions } from "@/lib/operator/audit";
+import { listActions } from "@/lib/audit/trail";
 import { entryDetail } from "@/lib/operator/queries";
 import { displayValue, SIGNUP_FIELD_NAMES, SIGNUP_FIELDS } from "@/lib/waitlist/fields";
 import { FollowUpPanel } from "@/components/operator/follow-up-panel";

@@ -5,8 +5,8 @@
  * A visitor gets a 404 unless the operator started the server with BENCH_FLOOR_ROUTE=1.
  */
 import "server-only";
-import { json, readBoundedText, TOO_LARGE } from "./http";
-import { MAX_BODY_BYTES } from "./waitlist/handler";
+import { json, readBoundedText, TOO_LARGE } from "../http";
+import { MAX_BODY_BYTES } from "../waitlist/handler";
 
 export async function handleFloorRequest(request: Request): Promise<Response> {
   if (process.env.BENCH_FLOOR_ROUTE !== "1") return json(404, { error: "Not found" });

@@ -7,16 +7,16 @@
  */
 import "server-only";
 import { parseEnv } from "../env";
-import { getDeliveryWorker } from "./deliveries";
+import { getDeliveryWorker } from "../waitlist/deliveries";
 import { SharedRateLimiter } from "../security/rate-limit";
 import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";
-import { createChallengeHandler, createSignupHandler, type SignupHandler, type SignupHandlerOptions } from "./handler";
-import { createEntryActionHandler } from "./visitor-entry";
-import { firstJoinState, joinByForm, joinSource } from "./join-form";
-import type { JoinFormState } from "./join-state";
+import { createChallengeHandler, createSignupHandler, type SignupHandler, type SignupHandlerOptions } from "../waitlist/handler";
+import { createEntryActionHandler } from "../waitlist/visitor-entry";
+import { firstJoinState, joinByForm, joinSource } from "../waitlist/join-form";
+import type { JoinFormState } from "../waitlist/join-state";
 import { visitHandler } from "../analytics/site";
-import { requestLinkAgain, type LinkAgainState } from "./link-again";
+import { requestLinkAgain, type LinkAgainState } from "../waitlist/link-again";
 import { getDatabase } from "../db";
 import { JOIN_PATH } from "../content/paths";
 import { ownOrigins } from "../security/origin";

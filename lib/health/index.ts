@@ -16,13 +16,13 @@ import "server-only";
 import { constants, readdirSync } from "node:fs";
 import { access, statfs } from "node:fs/promises";
 import path from "node:path";
-import { backupHealth } from "./backup/schedule";
-import { getDatabase, temporaryKind, type Database } from "./db";
-import { recentWriteFailure } from "./db/write-state";
-import { databaseSettings, parseEnv } from "./env";
-import { json } from "./http";
-import { errorFields, log } from "./log";
-import { singleton } from "./singleton";
+import { backupHealth } from "../backup/schedule";
+import { getDatabase, temporaryKind, type Database } from "../db";
+import { recentWriteFailure } from "../db/write-state";
+import { databaseSettings, parseEnv } from "../env";
+import { json } from "../http";
+import { errorFields, log } from "../log";
+import { singleton } from "../singleton";
 
 /** The longest the database gets to answer a health check; the answer goes out well within 2 s. */
 export const HEALTH_DEADLINE_MS = 1_500;

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import type { PageInfo } from "./content/pages";
-import { SITE } from "./content/site";
+import type { PageInfo } from "./pages";
+import { SITE } from "./site";
 
 /** Title, description, canonical URL and Open Graph tags for one page. */
 export function pageMetadata(page: PageInfo): Metadata {
