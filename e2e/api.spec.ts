@@ -29,6 +29,16 @@ test.describe("POST /api/waitlist on the production server", () => {
     expect(await response.json()).toEqual({ error: "Use POST to join the waitlist.", code: "method_not_allowed" });
   });
 
+  test("refuses before Next what no route takes, with the code of every error answer", async ({ request }) => {
+    const tooLarge = await request.post("/api/waitlist", { headers: { "content-type": "application/json" }, data: "x".repeat(70 * 1024) });
+    expect(tooLarge.status()).toBe(413);
+    expect(tooLarge.headers()["x-error-code"]).toBe("too_large");
+    const visitPut = await request.put("/api/visit", { data: "{}" });
+    expect(visitPut.status()).toBe(405);
+    expect(visitPut.headers()["allow"]).toBe("POST");
+    expect(await visitPut.json()).toMatchObject({ code: "method_not_allowed" });
+  });
+
   test("refuses a sign-up without a question from the server, and a question used twice", async ({ request }) => {
     const missing = await request.post("/api/waitlist", { data: signup(uniqueEmail("no-token")) });
     expect(missing.status()).toBe(400);

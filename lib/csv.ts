@@ -20,7 +20,7 @@ const SEPARATORS = /[,;\t\r\n]/;
 const FORMULA_AFTER_SEPARATOR = /([,;\t\r\n] *)([=+\-@])/g;
 
 /** The value with an apostrophe before every formula start: at its beginning, and after any separator or line break. */
-export function inertForSpreadsheets(value: string): string {
+function inertForSpreadsheets(value: string): string {
   const inside = value.replace(FORMULA_AFTER_SEPARATOR, "$1'$2");
   return FORMULA_START.test(inside) ? `'${inside}` : inside;
 }
@@ -30,7 +30,7 @@ export function inertForSpreadsheets(value: string): string {
  * separator of any locale (comma, semicolon, tab) or a line break, so whichever
  * separator the spreadsheet is set to, the value stays one cell.
  */
-export function csvField(value: string | number | null): string {
+function csvField(value: string | number | null): string {
   if (value === null) return "";
   const text = typeof value === "number" ? String(value) : inertForSpreadsheets(value);
   return text.includes('"') || SEPARATORS.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -2,10 +2,10 @@ import path from "node:path";
 import { z } from "zod";
 
 /** Where the embedded database lives when DATABASE_URL is not set (ignored by git). */
-export const DEFAULT_DATABASE_URL = "file:./prisma/data/waitlist.db";
+const DEFAULT_DATABASE_URL = "file:./prisma/data/waitlist.db";
 
 /** The public address of the site, for canonical links, Open Graph and the sitemap. */
-export const DEFAULT_SITE_URL = "http://localhost:3000";
+const DEFAULT_SITE_URL = "http://localhost:3000";
 
 /** Addresses of a libSQL server or Turso database (the libSQL adapter); `file:` is the embedded file. */
 const SERVER_URL = /^(libsql|https?|wss?):\/\//i;

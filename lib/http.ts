@@ -1,23 +1,85 @@
 /**
- * What every route needs, in one place: JSON and plain-text answers that are
- * never cached, a body reader that never holds more than the route allows,
- * 405s that say what the route does accept, and the 503 of a temporary
- * condition. Routes stay thin; the pipelines behind them stay free of plumbing.
+ * What every route needs, in one place: JSON answers that are never cached, one way to answer an
+ * error with one vocabulary of codes, a body reader that never holds more than the route allows,
+ * 405s that say what the route does accept, and the 503 of a temporary condition.
  */
+import "server-only";
 
 /** Every answer of ours is about one request at one moment: nothing is cached. */
 const NO_STORE = { "Cache-Control": "no-store" };
 
 /** How long a client should wait before sending the same request again after a 503. */
-import "server-only";
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
 export function json(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): Response {
   return Response.json(body, { status, headers: { ...NO_STORE, ...headers } });
 }
 
-export function plainText(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE, ...headers } });
+/**
+ * The codes an error answer carries, for programs; docs/api.md lists them with their statuses.
+ * The sentence beside each is for people and says what to do.
+ */
+export const ERROR_CODES = [
+  // The request itself
+  "method_not_allowed",
+  "not_found",
+  "unsupported_media_type",
+  "too_large",
+  "unreadable_body",
+  "invalid_json",
+  "not_an_object",
+  "invalid_fields",
+  "invalid_event",
+  "invalid_filters",
+  "invalid_choice",
+  // Where it came from, and how often
+  "foreign_origin",
+  "started_elsewhere",
+  "rate_limited",
+  // The sign-up
+  "challenge_invalid",
+  "challenge_expired",
+  "challenge_used",
+  "challenge_wrong_answer",
+  "email_refused",
+  "already_registered",
+  // A visitor's link, an operator's session and role
+  "link_invalid",
+  "entry_gone",
+  "signed_out",
+  "role_not_allowed",
+  "fresh_sign_in_required",
+  "passkey_name",
+  "enrolment_link_unusable",
+  "enrolment_link_other_operator",
+  // Our side
+  "temporarily_unavailable",
+  "overloaded",
+  "unexpected",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The header that carries a text answer's code (a JSON answer carries it in its body). */
+export const ERROR_CODE_HEADER = "X-Error-Code";
+
+export type ErrorAnswerOptions = {
+  /** "text" for a form a page posted (the browser shows the sentence); JSON otherwise. */
+  as?: "json" | "text";
+  headers?: Record<string, string>;
+  /** More for programs, beside `error` and `code` (JSON only): the invalid fields, a request id. */
+  extra?: Record<string, unknown>;
+};
+
+/**
+ * Every error answer of ours: `{"error": <for people>, "code": <for programs>}` as JSON, or the
+ * sentence as plain text with the code in X-Error-Code; never cached.
+ */
+export function errorAnswer(status: number, code: ErrorCode, message: string, options: ErrorAnswerOptions = {}): Response {
+  if (options.as === "text") {
+    const headers = { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE, [ERROR_CODE_HEADER]: code, ...options.headers };
+    return new Response(message, { status, headers });
+  }
+  return json(status, { error: message, code, ...options.extra }, options.headers);
 }
 
 /** The header of a 503: the condition is temporary, try again after this many seconds. */
@@ -30,7 +92,7 @@ export function retryLater(seconds = RETRY_AFTER_SECONDS): Record<string, string
  * sentence saying what to do instead, e.g. `export const { PUT, DELETE } = methodsNotAllowed(...)`.
  */
 export function methodsNotAllowed(allow: "GET" | "POST", explanation: string) {
-  const refuse = () => json(405, { error: explanation, code: "method_not_allowed" }, { Allow: allow });
+  const refuse = () => errorAnswer(405, "method_not_allowed", explanation, { headers: { Allow: allow } });
   return { GET: refuse, HEAD: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: refuse };
 }
 

@@ -79,7 +79,7 @@ export function seededDatabase(count: number, file?: string): string {
   return seeded;
 }
 
-export const HELLO_WORLD_DIR = path.join("bench", "hello-world");
+const HELLO_WORLD_DIR = path.join("bench", "hello-world");
 
 /** Builds the site unless a production build is already there (`fresh`: always). */
 export function ensureBuild(fresh = false): void {
@@ -97,7 +97,7 @@ export function buildHelloWorld(): void {
   });
 }
 
-export function rssMiBOf(pid: number): number {
+function rssMiBOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kib / 1024;

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Logo } from "@/components/site/logo";
 import { buttonClasses } from "@/components/ui/button-styles";
 
-export const CONSOLE_LINKS = [
+const CONSOLE_LINKS = [
   { href: "/operator", label: "Queue" },
   { href: "/operator/overview", label: "Overview" },
   { href: "/operator/campaigns", label: "Campaigns" },

@@ -5,7 +5,7 @@ import { EmailField } from "./email-field";
 import { controlClasses, FormField } from "./form-field";
 
 /** The fields in the order the form shows them: the first refused one is where the focus goes. */
-export const SHOWN_FIELDS: readonly WaitlistField[] = ["company_name", "contact_name", "email", "phone", "business_type", "company_size", "notes"];
+const SHOWN_FIELDS: readonly WaitlistField[] = ["company_name", "contact_name", "email", "phone", "business_type", "company_size", "notes"];
 
 /** The first of `errors`' fields in the order shown, if any. */
 export function firstRefusedField(errors: FieldErrors | undefined): WaitlistField | undefined {

@@ -15,7 +15,7 @@ import { PAGES } from "../content/pages";
 import { JOIN_PATH } from "../content/paths";
 import { isTemporary } from "../db";
 import { NotWritten } from "../group-commit";
-import { hasContentType, json, NOT_UTF8, readBoundedText, retryLater, TOO_LARGE, UNREADABLE } from "../http";
+import { errorAnswer, hasContentType, NOT_UTF8, readBoundedText, retryLater, TOO_LARGE, UNREADABLE } from "../http";
 import { errorFields, log } from "../log";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
 import { isForeignOrigin, ownOrigins, type RequestLike } from "../security/origin";
@@ -83,8 +83,6 @@ function stepsOf(event: Exclude<VisitEvent, { type: "vital" }>, page: string, ca
   ];
 }
 
-const problem = (status: number, code: string, error: string, headers: Record<string, string> = {}) => json(status, { error, code }, headers);
-
 export function createVisitHandler(options: VisitHandlerOptions) {
   const now = options.now ?? (() => new Date());
   const siteOrigin = new URL(options.siteUrl).origin;
@@ -120,29 +118,29 @@ export function createVisitHandler(options: VisitHandlerOptions) {
   /** The answer to a failure while counting: 503 for a temporary one (nothing counted), else logged and 500. */
   function failed(error: unknown): Response {
     if (error instanceof NotWritten || isTemporary(error)) {
-      return problem(503, "unavailable", "Visits cannot be counted right now. Try again shortly.", retryLater());
+      return errorAnswer(503, "temporarily_unavailable", "Visits cannot be counted right now. Try again shortly.", { headers: retryLater() });
     }
     log.error({ fault: "visit_not_counted", ...errorFields(error) }, "a visit could not be counted");
-    return problem(500, "unexpected", "Something went wrong on our side.");
+    return errorAnswer(500, "unexpected", "Something went wrong on our side.");
   }
 
   /** POST: one event as JSON (navigator.sendBeacon sends it as text/plain, which needs no preflight). */
   async function post(request: Request): Promise<Response> {
     const site = request.headers.get("sec-fetch-site");
     if (isForeignOrigin(request, siteOrigin) || (site !== null && site !== "same-origin" && site !== "none")) {
-      return problem(403, "foreign_origin", "Visits are counted from this site's own pages only.");
+      return errorAnswer(403, "foreign_origin", "Visits are counted from this site's own pages only.");
     }
     if (!hasContentType(request, "text/plain") && !hasContentType(request, "application/json")) {
-      return problem(415, "unsupported_media_type", "Send the event as JSON.");
+      return errorAnswer(415, "unsupported_media_type", "Send the event as JSON.");
     }
     const text = await readBoundedText(request, MAX_VISIT_BODY_BYTES);
-    if (text === TOO_LARGE) return problem(413, "payload_too_large", `An event is at most ${MAX_VISIT_BODY_BYTES} bytes.`);
-    if (text === UNREADABLE || text === NOT_UTF8) return problem(400, "invalid_event", "The event could not be read.");
+    if (text === TOO_LARGE) return errorAnswer(413, "too_large", `An event is at most ${MAX_VISIT_BODY_BYTES} bytes.`);
+    if (text === UNREADABLE || text === NOT_UTF8) return errorAnswer(400, "invalid_event", "The event could not be read.");
     let event: VisitEvent;
     try {
       event = visitEventSchema.parse(JSON.parse(text));
     } catch {
-      return problem(400, "invalid_event", "That is not an event this site counts.");
+      return errorAnswer(400, "invalid_event", "That is not an event this site counts.");
     }
     try {
       await count(request, event);
@@ -166,7 +164,7 @@ export function createVisitHandler(options: VisitHandlerOptions) {
       page = null;
     }
     if (!page || !ownOrigins(request, siteOrigin).has(page.origin.toLowerCase())) {
-      return problem(403, "foreign_origin", "Visits are counted from this site's own pages only.");
+      return errorAnswer(403, "foreign_origin", "Visits are counted from this site's own pages only.");
     }
     const event: VisitEvent = { type: "view", page: page.pathname, ...campaignIn(page.searchParams) };
     try {

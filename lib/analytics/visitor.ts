@@ -23,7 +23,7 @@ export function truncatedAddress(address: string): string {
 }
 
 /** The browser family of a user agent: the only part of it that goes into the hash. */
-export function browserFamily(userAgent: string): string {
+function browserFamily(userAgent: string): string {
   if (/\bEdg(e|A|iOS)?\//.test(userAgent)) return "edge";
   if (/\bOPR\/|\bOpera\b/.test(userAgent)) return "opera";
   if (/\bSamsungBrowser\//.test(userAgent)) return "samsung";

@@ -7,7 +7,7 @@ import "server-only";
 import { hostname, userInfo } from "node:os";
 import type { Database, Prisma } from "../db";
 
-export const AUDITED_ACTIONS = {
+const AUDITED_ACTIONS = {
   sign_in: "Signed in",
   sign_out: "Signed out",
   passkey_added: "Added a passkey",

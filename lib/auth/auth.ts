@@ -38,11 +38,11 @@ import { sendSignInLink } from "./emails";
 /** Where the console's authentication endpoints live (app/api/auth/[...all]/route.ts). */
 export const AUTH_BASE_PATH = "/api/auth";
 /** A session ends this long after sign-in, used or not. */
-export const SESSION_HOURS = 12;
+const SESSION_HOURS = 12;
 /** A session not used for this long has ended. */
 export const SESSION_IDLE_MINUTES = 60;
 /** An emailed sign-in link is good for this long, once. */
-export const SIGN_IN_LINK_MINUTES = 15;
+const SIGN_IN_LINK_MINUTES = 15;
 /** The session cookie is `<prefix>.session_token` (`__Secure-` in front of it on https). */
 export const COOKIE_PREFIX = "fieldcrew-operator";
 

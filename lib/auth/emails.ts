@@ -10,8 +10,8 @@ import { SITE } from "../content/site";
 import { smtpServerOf } from "../mail/smtp";
 import { escapeHtml } from "../mail/html";
 
-export const SIGN_IN_SUBJECT = `Your ${SITE.name} console sign-in link`;
-export const ENROLMENT_SUBJECT = `You're invited to the ${SITE.name} operator console`;
+const SIGN_IN_SUBJECT = `Your ${SITE.name} console sign-in link`;
+const ENROLMENT_SUBJECT = `You're invited to the ${SITE.name} operator console`;
 
 export type SmtpSettings = { smtpUrl: string; from: string };
 

@@ -10,7 +10,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Database, Prisma } from "../db";
 
 export const ENROLMENT_HOURS = 24;
-export const ENROLMENT_PATH = "/operator/enrol";
+const ENROLMENT_PATH = "/operator/enrol";
 
 function hashOf(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");

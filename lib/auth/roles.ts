@@ -37,7 +37,7 @@ export function may(role: string, permission: Permission): boolean {
 export const FRESH_SIGN_IN_MINUTES = 10;
 
 /** How a session was made (operator_sessions.signed_in_with). An email link is never fresh: it is the way in for a lost passkey. */
-export const PASSKEY_SIGN_INS: ReadonlySet<string> = new Set(["passkey", "enrolment"]);
+const PASSKEY_SIGN_INS: ReadonlySet<string> = new Set(["passkey", "enrolment"]);
 
 export type SessionOrigin = { signedInWith: string | null; signedInAt: Date };
 
@@ -55,7 +55,7 @@ export function safeConsolePath(wanted: unknown, fallback = "/operator"): string
   return typeof wanted === "string" && CONSOLE_PATH.test(wanted) && !wanted.startsWith("/operator/confirm") ? wanted : fallback;
 }
 
-export const CONFIRM_PATH = "/operator/confirm";
+const CONFIRM_PATH = "/operator/confirm";
 
 /** The step-up page, coming back to `returnTo` afterwards. */
 export function confirmUrl(returnTo: string): string {

@@ -20,7 +20,7 @@
  */
 import "server-only";
 import { getDatabase, isTemporary, type Database } from "../db";
-import { hasContentType, json, readBoundedText, retryLater } from "../http";
+import { errorAnswer, hasContentType, readBoundedText, retryLater } from "../http";
 import { errorFields, log } from "../log";
 import { recordAction } from "../audit/trail";
 import { CLIENT_ADDRESS_HEADER } from "../security/client-address";
@@ -47,8 +47,8 @@ const COUNTED = new Set(["/passkey/generate-authenticate-options", REGISTER_OPTI
 const SIGN_INS = new Set(["/passkey/verify-authentication", "/passkey/verify-registration", "/magic-link/verify"]);
 
 /** Sign-in steps per client address per window. A person needs a handful; a script needs thousands. */
-export const SIGN_IN_ATTEMPTS = 20;
-export const SIGN_IN_WINDOW_SECONDS = 600;
+const SIGN_IN_ATTEMPTS = 20;
+const SIGN_IN_WINDOW_SECONDS = 600;
 
 /** Passkey options' body: at most a token (43 characters) and a passkey name. */
 const MAX_OPTIONS_BODY = 2048;
@@ -64,7 +64,7 @@ const carriesSession = (request: Request) => (request.headers.get("cookie") ?? "
  * signed-in operator whatever the token says.
  */
 async function registerOptionsRequest(request: Request, operator: SignedInOperator | null, database: Database): Promise<Request | Response> {
-  if (!hasContentType(request, "application/json")) return json(415, { error: "Send the passkey options request as JSON." });
+  if (!hasContentType(request, "application/json")) return errorAnswer(415, "unsupported_media_type", "Send the passkey options request as JSON.");
   const text = await readBoundedText(request, MAX_OPTIONS_BODY);
   let body: unknown;
   try {
@@ -72,22 +72,22 @@ async function registerOptionsRequest(request: Request, operator: SignedInOperat
   } catch {
     body = undefined;
   }
-  if (typeof body !== "object" || body === null) return json(400, { error: "That request could not be read." });
+  if (typeof body !== "object" || body === null) return errorAnswer(400, "unreadable_body", "That request could not be read.");
   const { context, name } = body as { context?: unknown; name?: unknown };
-  if ((context !== undefined && typeof context !== "string") || (name !== undefined && typeof name !== "string")) return json(400, { error: "That request could not be read." });
+  if ((context !== undefined && typeof context !== "string") || (name !== undefined && typeof name !== "string")) return errorAnswer(400, "unreadable_body", "That request could not be read.");
   const kept = name === undefined ? null : passkeyName(name);
-  if (kept === "too_long") return json(400, { error: PASSKEY_NAME_TOO_LONG, code: "passkey_name" });
+  if (kept === "too_long") return errorAnswer(400, "passkey_name", PASSKEY_NAME_TOO_LONG);
   if (context) {
     const invited = await invitedOperator(database, context);
-    if (!invited) return json(400, { error: ENROLMENT_LINK_UNUSABLE, code: "enrolment_link_unusable" });
+    if (!invited) return errorAnswer(400, "enrolment_link_unusable", ENROLMENT_LINK_UNUSABLE);
     if (operator && operator.id !== invited.id) {
-      return json(403, { error: "This enrolment link is for another operator. Sign out of the console first, then open the link again.", code: "enrolment_link_other_operator" });
+      return errorAnswer(403, "enrolment_link_other_operator", "This enrolment link is for another operator. Sign out of the console first, then open the link again.");
     }
   } else {
     // Adding a passkey to a signed-in account: the session rule has run; now the freshness.
     const refusal = refusalOf(operator, { fresh: true, returnTo: "/operator/account" });
-    if (refusal?.reason === "signed_out") return json(401, { error: "Sign in to the console first.", code: "signed_out" });
-    if (refusal?.reason === "not_fresh") return json(403, { error: FRESH_SIGN_IN_NEEDED, code: "fresh_sign_in_required", confirm: refusal.confirm });
+    if (refusal?.reason === "signed_out") return errorAnswer(401, "signed_out", "Sign in to the console first.");
+    if (refusal?.reason === "not_fresh") return errorAnswer(403, "fresh_sign_in_required", FRESH_SIGN_IN_NEEDED, { extra: { confirm: refusal.confirm } });
   }
   const url = new URL(request.url);
   if (context) url.searchParams.set("context", context);
@@ -110,11 +110,11 @@ async function registrationWithKeptName(request: Request): Promise<Request | Res
   } catch {
     body = undefined;
   }
-  if (typeof body !== "object" || body === null) return json(400, { error: "That request could not be read." });
+  if (typeof body !== "object" || body === null) return errorAnswer(400, "unreadable_body", "That request could not be read.");
   const { name, ...rest } = body as { name?: unknown };
-  if (name !== undefined && typeof name !== "string") return json(400, { error: "That request could not be read." });
+  if (name !== undefined && typeof name !== "string") return errorAnswer(400, "unreadable_body", "That request could not be read.");
   const kept = name === undefined ? null : passkeyName(name);
-  if (kept === "too_long") return json(400, { error: PASSKEY_NAME_TOO_LONG, code: "passkey_name" });
+  if (kept === "too_long") return errorAnswer(400, "passkey_name", PASSKEY_NAME_TOO_LONG);
   const headers = new Headers(request.headers);
   headers.delete("content-length");
   return new Request(request.url, { method: "POST", headers, body: JSON.stringify(kept ? { ...rest, name: kept } : rest) });
@@ -151,18 +151,18 @@ export function createAuthRoute({ auth, siteUrl, limiter, database = getDatabase
   return async function handleAuth(request) {
     const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
     if (!ALLOWED[request.method]?.has(path)) {
-      if (path === REGISTER_OPTIONS) return json(405, { error: "Ask for passkey options with a POST; an enrolment token goes in its body, never in the address." }, { Allow: "POST" });
-      return json(404, { error: "Not found." });
+      if (path === REGISTER_OPTIONS) return errorAnswer(405, "method_not_allowed", "Ask for passkey options with a POST; an enrolment token goes in its body, never in the address.", { headers: { Allow: "POST" } });
+      return errorAnswer(404, "not_found", "Not found.");
     }
     if (request.method === "POST" && isForeignToSite(request, siteOrigin)) {
-      return json(403, { error: "This request did not come from a FieldCrew page, so nothing was changed." });
+      return errorAnswer(403, "foreign_origin", "This request did not come from a FieldCrew page, so nothing was changed.");
     }
     try {
       if (COUNTED.has(path)) {
         const address = request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
         const decision = await limiter.attempt(`operator-sign-in ${limitKeyOf(address)}`, Date.now());
         if (!decision.allowed) {
-          return json(429, { error: "Too many sign-in attempts from this network. Please wait a few minutes and try again." }, { "Retry-After": String(decision.retryAfterSeconds) });
+          return errorAnswer(429, "rate_limited", "Too many sign-in attempts from this network. Please wait a few minutes and try again.", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
         }
       }
       // The session rule, before the library reads the cookie (an idle session is deleted here).
@@ -180,10 +180,10 @@ export function createAuthRoute({ auth, siteUrl, limiter, database = getDatabase
     } catch (error) {
       if (isTemporary(error)) {
         log.warn({ fault: "database_unavailable", route: `${AUTH_BASE_PATH}${path}`, ...errorFields(error) }, "sign-in step answered 503");
-        return json(503, { error: "Signing in is not possible just now. Please try again in a few seconds." }, retryLater());
+        return errorAnswer(503, "temporarily_unavailable", "Signing in is not possible just now. Please try again in a few seconds.", { headers: retryLater() });
       }
       log.error({ fault: "unexpected", route: `${AUTH_BASE_PATH}${path}`, ...errorFields(error) }, "sign-in step failed");
-      return json(500, { error: "Something went wrong on our side. Please try again later." });
+      return errorAnswer(500, "unexpected", "Something went wrong on our side. Please try again later.");
     }
   };
 }

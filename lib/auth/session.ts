@@ -13,7 +13,7 @@ import { confirmUrl, isFreshSignIn, may, type Permission, type Role } from "./ro
 
 export const SIGN_IN_PATH = "/operator/sign-in";
 /** Where an operator lands who asked for a page their role does not include. */
-export const NOT_ALLOWED_PATH = "/operator/not-allowed";
+const NOT_ALLOWED_PATH = "/operator/not-allowed";
 
 export type SignedInOperator = {
   id: string;

@@ -92,7 +92,7 @@ export async function checkBackup(file: string): Promise<number> {
  * server.ts)", read from /proc (Linux). Only to name what to stop: the lock is what decides, and
  * it also sees processes this one cannot (another container sharing the volume).
  */
-export async function processesWithOpen(file: string): Promise<string[]> {
+async function processesWithOpen(file: string): Promise<string[]> {
   const wanted = new Set<string>();
   for (const name of [file, `${file}-wal`]) wanted.add(await realpath(/*turbopackIgnore: true*/ name).catch(() => path.resolve(/*turbopackIgnore: true*/ name)));
   const found: string[] = [];

@@ -5,11 +5,11 @@
  * A visitor gets a 404 unless the operator started the server with BENCH_FLOOR_ROUTE=1.
  */
 import "server-only";
-import { json, readBoundedText, TOO_LARGE } from "../http";
+import { errorAnswer, json, readBoundedText, TOO_LARGE } from "../http";
 import { MAX_BODY_BYTES } from "../waitlist/handler";
 
 export async function handleFloorRequest(request: Request): Promise<Response> {
-  if (process.env.BENCH_FLOOR_ROUTE !== "1") return json(404, { error: "Not found" });
-  if ((await readBoundedText(request, MAX_BODY_BYTES)) === TOO_LARGE) return json(413, { error: "Too large" });
+  if (process.env.BENCH_FLOOR_ROUTE !== "1") return errorAnswer(404, "not_found", "Not found");
+  if ((await readBoundedText(request, MAX_BODY_BYTES)) === TOO_LARGE) return errorAnswer(413, "too_large", "Too large");
   return json(201, { ok: true });
 }

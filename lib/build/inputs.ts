@@ -21,7 +21,7 @@ const SKIPPED = new Set(["lib/generated"]);
  */
 const BUILD_ENV = ["SITE_URL", "WAITLIST_RETENTION_DAYS"];
 
-export const BUILD_RECORD = path.join(".next", "fieldcrew-build.json");
+const BUILD_RECORD = path.join(".next", "fieldcrew-build.json");
 
 export type BuildInputs = { files: Record<string, string>; env: Record<string, string> };
 

@@ -9,14 +9,14 @@ export const PRIVACY_NOTICE_VERSION = "2026-11-25";
 export type NoticeSection = { heading: string; paragraphs: readonly string[] };
 
 /** How long entries are kept, in the notice's words: `retentionDays` unset means until removed. */
-export function retentionSentence(retentionDays: number | undefined): string {
+function retentionSentence(retentionDays: number | undefined): string {
   return retentionDays === undefined
     ? "We keep your entry until you remove it from your own page, you ask us to, or the waitlist closes, whichever comes first."
     : `We keep your entry for ${retentionDays} days after you join; after that it is deleted automatically, together with the record of the emails and notifications sent about it. You can remove it sooner from your own page.`;
 }
 
 /** How long the visit counts are kept: the day's code for the day, the daily totals like entries. */
-export function visitFiguresSentence(retentionDays: number | undefined): string {
+function visitFiguresSentence(retentionDays: number | undefined): string {
   return retentionDays === undefined
     ? "The code that tells visitors apart is deleted when its day is over; the daily visit totals, which name nobody, are kept."
     : `The code that tells visitors apart is deleted when its day is over; the daily visit totals, which name nobody, are kept for ${retentionDays} days.`;

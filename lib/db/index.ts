@@ -36,10 +36,10 @@ export const BUSY_TIMEOUT_MS = 3_000;
  * The most any one query may take. Far above the busy timeout, so only a hung
  * disk or thread reaches it; the connection is then replaced (worker-connection.ts).
  */
-export const QUERY_TIMEOUT_MS = 15_000;
+const QUERY_TIMEOUT_MS = 15_000;
 
 /** After the file failed to open, how long queries fail at once before it is tried again. */
-export const REOPEN_AFTER_MS = 1_000;
+const REOPEN_AFTER_MS = 1_000;
 
 /**
  * A query that keeps the site's database thread this long, or a transaction open this long, is
@@ -67,7 +67,7 @@ const SYNCED = "PRAGMA synchronous = FULL";
  * (lib/db/checkpointer.mjs), so no sign-up's commit pays for a checkpoint; its connection still
  * checkpoints by itself past SAFETY_NET_CHECKPOINT_PAGES (about 40 MB of log) should that thread stop.
  */
-export const CHECKPOINT_EVERY_MS = 250;
+const CHECKPOINT_EVERY_MS = 250;
 const SAFETY_NET_CHECKPOINT_PAGES = 10_000;
 const CONNECTION_SETUP = `${SYNCED}; PRAGMA foreign_keys = ON; PRAGMA cache_size = -${64 * 1024};`;
 

@@ -8,7 +8,7 @@ import { singleton } from "../singleton";
 import { writeFailureOf } from "./errors";
 
 /** How long a refused write is reported after the last one, when no write has succeeded since. */
-export const WRITE_FAILURE_REPORTED_MS = 60_000;
+const WRITE_FAILURE_REPORTED_MS = 60_000;
 
 const state = singleton("database writes", () => ({ failure: null as { reason: string; at: number } | null }));
 

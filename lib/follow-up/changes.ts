@@ -25,7 +25,7 @@ import { domainOf } from "../mail/address";
 import { loadInvitationTemplate } from "./invitation";
 import { CLOSED_REASONS, FOLLOW_UP_STATES, isFollowUpState, refusalOf, statesBefore, type ClosedReason, type FollowUpState } from "./states";
 
-export const NOTE_MAX_LENGTH = 2_000;
+const NOTE_MAX_LENGTH = 2_000;
 /** A bulk change names at most this many entries (a queue page holds 50). */
 export const MAX_SELECTION = 200;
 

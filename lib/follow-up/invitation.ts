@@ -14,8 +14,8 @@ import type { Database } from "../db";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { emailHtml, escapeHtml, plain } from "../mail/html";
 
-export const INVITATION_TEMPLATE_KEY = "invitation";
-export const PLACEHOLDERS = ["name", "company"] as const;
+const INVITATION_TEMPLATE_KEY = "invitation";
+const PLACEHOLDERS = ["name", "company"] as const;
 
 export type InvitationTemplate = { subject: string; body: string };
 export type SavedTemplate = InvitationTemplate & { updatedAt: Date | null; updatedBy: string | null };

@@ -29,7 +29,7 @@ export type PromiseFigures = {
 export type WeekFigures = PromiseFigures & { from: string; to: string };
 export type FollowUpMetrics = { last7: PromiseFigures; last30: PromiseFigures; weeks: WeekFigures[] };
 
-export const CHART_WEEKS = 8;
+const CHART_WEEKS = 8;
 const DAY_MS = 86_400_000;
 
 type Day = { due: number; contacted: number; inTime: number; hours: Map<number, number> };

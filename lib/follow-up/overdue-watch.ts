@@ -11,7 +11,7 @@ import type { DeliveryKind } from "../outbox/worker";
 import { runPeriodically } from "../periodic";
 import { raiseOverdue } from "./overdue";
 
-export const OVERDUE_LOOK_EVERY_MS = 60_000;
+const OVERDUE_LOOK_EVERY_MS = 60_000;
 
 export function startOverdueWatch(options: { deliveries: readonly DeliveryKind[]; deliverSoon: () => void; everyMs?: number }): () => void {
   return runPeriodically({

@@ -14,13 +14,13 @@ import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../content/signup-opt
 import { blankAsUndefined, cursorOf, cursorSchema, parseFilters, splitCursor } from "../filters";
 import { DUE_SOON_MS, RESPONSE_MS } from "./states";
 
-export const QUEUE_PAGE_SIZE = 50;
+const QUEUE_PAGE_SIZE = 50;
 /** Counts above this are shown as "10,000+": counting further would read every waiting row. */
 export const COUNT_CAP = 10_000;
 /** The assignee filter's word for "nobody" (besides an operator's id, and "me", which the page resolves). */
 export const NOBODY = "none";
 
-export const queueQuerySchema = z.object({
+const queueQuerySchema = z.object({
   type: z.preprocess(blankAsUndefined, z.enum(BUSINESS_TYPE_VALUES).optional()),
   size: z.preprocess(blankAsUndefined, z.enum(COMPANY_SIZE_VALUES).optional()),
   /** An operator's id, "none" (unassigned) or "me" (resolved by the page to the signed-in operator). */

@@ -25,7 +25,7 @@ import { errorFields, log } from "../log";
 import { singleton } from "../singleton";
 
 /** The longest the database gets to answer a health check; the answer goes out well within 2 s. */
-export const HEALTH_DEADLINE_MS = 1_500;
+const HEALTH_DEADLINE_MS = 1_500;
 
 // One per process: server.ts sets it, the health route (its own bundle) reads it.
 const state = singleton("shutdown state", () => ({ shuttingDown: false }));
@@ -56,7 +56,7 @@ export type Health = {
 const TIMED_OUT = Symbol("timed out");
 
 /** Less free space than this on the disk holding the embedded database counts as full: a batch of sign-ups, its log and a checkpoint need room. */
-export const LOW_DISK_BYTES = 1024 * 1024;
+const LOW_DISK_BYTES = 1024 * 1024;
 
 /**
  * Why the database cannot take writes, if it cannot: the disk holding the file is full or

@@ -21,7 +21,7 @@ export async function ownPasskeys(database: Database, operatorId: string): Promi
 }
 
 /** A browser and system in a few words, from a User-Agent (shown to its own operator only). */
-export function browserOf(userAgent: string | null): string {
+function browserOf(userAgent: string | null): string {
   if (!userAgent) return "Unknown browser";
   const browser = /Edg\//.test(userAgent)
     ? "Edge"

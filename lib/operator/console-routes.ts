@@ -7,13 +7,12 @@
  */
 import "server-only";
 import { getAuth } from "../auth/auth";
-import { ADMIN_ONLY, safeConsolePath, type Permission } from "../auth/roles";
-import { operatorOf, refusalOf, SIGN_IN_PATH, type SignedInOperator } from "../auth/session";
+import { guardConsole, type ConsoleNeeds } from "../auth/console-guard";
+import { safeConsolePath } from "../auth/roles";
+import { SIGN_IN_PATH, type SignedInOperator } from "../auth/session";
 import { getDatabase, isTemporary } from "../db";
-import { parseEnv } from "../env";
-import { hasContentType, json, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
+import { errorAnswer, hasContentType, readBoundedText, retryLater, TOO_LARGE, type ErrorCode } from "../http";
 import { errorFields, log } from "../log";
-import { isFromOwnPage, isStartedElsewhere } from "../security/origin";
 import { recordAction } from "../audit/trail";
 import { streamExport, type ExportFormat } from "./export";
 import { FILTER_KEYS, parseListQuery } from "./list";
@@ -35,45 +34,35 @@ function seeOther(location: string, extra: Record<string, string> = {}): Respons
 
 type Action = (request: Request, operator: SignedInOperator) => Promise<Response>;
 
-/**
- * What an act needs beyond a session: a permission of the admin role, a fresh passkey
- * sign-in (`returnTo`: the console page the step-up comes back to).
- */
-export type Needs = { permission?: Permission; fresh?: boolean; returnTo?: (request: Request) => string };
+/** What an act needs beyond a session (ConsoleNeeds), with the page a step-up returns to read from the request. */
+export type Needs = Omit<ConsoleNeeds, "returnTo"> & { returnTo?: (request: Request) => string };
+
+/** A console route's refusal: the sentence as text (a browser shows it), never cached nor indexed. */
+function refuse(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
+  return errorAnswer(status, code, message, { as: "text", headers: { ...PRIVATE, ...headers } });
+}
 
 /**
- * The session check, the role and freshness checks, the origin check for posts, and
- * faults as answers: a temporary database fault is 503 with Retry-After and nothing changed.
+ * A console route behind the console's guard (lib/auth/console-guard.ts), with faults as answers:
+ * a temporary database fault is 503 with Retry-After and nothing changed. A form post whose session
+ * ended goes to the sign-in page, one that needs a fresh sign-in to the passkey step-up and back.
  */
-export function consoleRoute(action: Action, needs: Needs = {}): (request: Request) => Promise<Response> {
+function consoleRoute(action: Action, needs: Needs = {}): (request: Request) => Promise<Response> {
   return async (request) => {
     try {
-      if (request.method === "POST" && !isFromOwnPage(request, new URL(parseEnv().SITE_URL).origin)) {
-        return plainText(403, "This request did not come from a console page, so nothing was changed.", PRIVATE);
-      }
-      // A link on another site must not start a download (nor any other GET with an effect).
-      if (request.method === "GET" && isStartedElsewhere(request)) {
-        return plainText(403, "This link came from another site, so it was not followed. Open the download from the console.", PRIVATE);
-      }
-      const operator = await operatorOf(request.headers);
-      const refusal = refusalOf(operator, { permission: needs.permission, fresh: needs.fresh, returnTo: needs.returnTo?.(request) });
-      if (refusal?.reason === "signed_out" || !operator) {
-        // A form post from a page whose session ended: to the sign-in page. Anything else: 401, no data.
-        return request.method === "POST" ? seeOther(SIGN_IN_PATH) : json(401, { error: "Sign in to the console first." }, PRIVATE);
-      }
-      if (refusal?.reason === "not_allowed") {
-        return plainText(403, `Your role (${operator.role}) does not include this: only an admin may ${ADMIN_ONLY[refusal.permission]}. Nothing was changed.`, PRIVATE);
-      }
-      // Not signed in with a passkey lately: confirm with it, then back to where the operator was.
-      if (refusal?.reason === "not_fresh") return seeOther(refusal.confirm);
-      return await action(request, operator);
+      const guard = await guardConsole(request, { permission: needs.permission, fresh: needs.fresh, returnTo: needs.returnTo?.(request) });
+      if ("operator" in guard) return await action(request, guard.operator);
+      const { refused } = guard;
+      if (refused.code === "signed_out" && request.method === "POST") return seeOther(SIGN_IN_PATH);
+      if (refused.confirm) return seeOther(refused.confirm);
+      return errorAnswer(refused.status, refused.code, refused.message, { as: refused.code === "signed_out" ? "json" : "text", headers: PRIVATE });
     } catch (error) {
       if (isTemporary(error)) {
         log.warn({ fault: "database_unavailable", ...errorFields(error) }, "console action answered 503: nothing changed");
-        return plainText(503, "The database is busy, and nothing was changed. Please go back and try again in a moment.", { ...PRIVATE, ...retryLater() });
+        return refuse(503, "temporarily_unavailable", "The database is busy, and nothing was changed. Please go back and try again in a moment.", retryLater());
       }
       log.error({ fault: "unexpected", ...errorFields(error) }, "console action failed");
-      return plainText(500, "Something went wrong on our side. Please try again later.", PRIVATE);
+      return refuse(500, "unexpected", "Something went wrong on our side. Please try again later.");
     }
   };
 }
@@ -82,9 +71,9 @@ export function consoleRoute(action: Action, needs: Needs = {}): (request: Reque
 export const handleExport = consoleRoute(async (request, operator) => {
   const params = new URL(request.url).searchParams;
   const format = params.get("format");
-  if (format !== "csv" && format !== "json") return plainText(400, "Choose format=csv or format=json.", PRIVATE);
+  if (format !== "csv" && format !== "json") return refuse(400, "invalid_choice", "Choose format=csv or format=json.");
   const { query, problems } = parseListQuery(params);
-  if (problems.length > 0) return plainText(400, `These filters are not valid: ${problems.join("; ")}`, PRIVATE);
+  if (problems.length > 0) return refuse(400, "invalid_filters", `These filters are not valid: ${problems.join("; ")}`);
   const filters = Object.fromEntries(FILTER_KEYS.filter((key) => query[key] !== undefined).map((key) => [key, query[key]]));
   await recordAction(getDatabase(), { actor: operator.actor, action: "export", detail: { format, ...filters } });
   const day = utcDay(new Date());
@@ -122,7 +111,7 @@ export const handleCampaignsCsv = consoleRoute(async (request) => {
 /** POST /api/operator/entries/:id/remove (the entry page's confirmation form). */
 export function handleRemove(request: Request, id: string): Promise<Response> {
   return consoleRoute(async (_request, operator) => {
-    if (!/^[1-9]\d{0,15}$/.test(id)) return plainText(404, "There is no such entry.", PRIVATE);
+    if (!/^[1-9]\d{0,15}$/.test(id)) return refuse(404, "not_found", "There is no such entry.");
     const removed = await removeById(getDatabase(), Number(id), operator.actor);
     return seeOther(`/operator/entries?removed=${removed ? id : "none"}`);
   }, { permission: "remove_entry", fresh: true, returnTo: () => (/^[1-9]\d{0,15}$/.test(id) ? `/operator/entries/${id}` : "/operator/entries") })(request);
@@ -133,7 +122,7 @@ export function handleRedeliver(request: Request, deliveryId: string): Promise<R
   return consoleRoute(async (_request, operator) => {
     const database = getDatabase();
     const delivery = await database.outboxMessage.findUnique({ where: { id: deliveryId }, select: { entryId: true } });
-    if (!delivery) return plainText(404, "There is no such delivery.", PRIVATE);
+    if (!delivery) return refuse(404, "not_found", "There is no such delivery.");
     const n = await redeliver(database, { id: deliveryId }, operator.actor);
     return seeOther(`/operator/entries/${delivery.entryId}?done=${n > 0 ? "redelivered" : "not_failed"}`);
   }, { permission: "redeliver" })(request);
@@ -154,10 +143,10 @@ const MAX_FORM_BYTES = 32 * 1024;
 
 /** A console page's form, read through the shared bounded reader; or the answer saying why not. */
 async function consoleForm(request: Request): Promise<URLSearchParams | Response> {
-  if (!hasContentType(request, "application/x-www-form-urlencoded")) return plainText(415, "Send the form from its console page.", PRIVATE);
+  if (!hasContentType(request, "application/x-www-form-urlencoded")) return refuse(415, "unsupported_media_type", "Send the form from its console page.");
   const body = await readBoundedText(request, MAX_FORM_BYTES);
-  if (body === TOO_LARGE) return plainText(413, "That form is too large: change at most 200 entries at once, with a note under 2,000 characters.", PRIVATE);
-  if (typeof body !== "string") return plainText(400, "That form could not be read. Please send it again from its console page.", PRIVATE);
+  if (body === TOO_LARGE) return refuse(413, "too_large", "That form is too large: change at most 200 entries at once, with a note under 2,000 characters.");
+  if (typeof body !== "string") return refuse(400, "unreadable_body", "That form could not be read. Please send it again from its console page.");
   return new URLSearchParams(body);
 }
 function backTo(form: URLSearchParams, result: Record<string, string | number>): string {
@@ -191,7 +180,7 @@ export const handleFollowUp = consoleRoute(async (request, operator) => {
   if (form instanceof Response) return form;
   const ids = form.getAll("id").map(String);
   if (ids.length === 0) return seeOther(backTo(form, { problem: "none_selected" }));
-  if (ids.length > MAX_SELECTION || !ids.every((id) => ENTRY_ID.test(id))) return plainText(400, `Choose between 1 and ${MAX_SELECTION} entries by their numbers.`, PRIVATE);
+  if (ids.length > MAX_SELECTION || !ids.every((id) => ENTRY_ID.test(id))) return refuse(400, "invalid_choice", `Choose between 1 and ${MAX_SELECTION} entries by their numbers.`);
   const entryIds = ids.map(Number);
   const database = getDatabase();
   const action = form.get("action");
@@ -220,7 +209,7 @@ export const handleFollowUp = consoleRoute(async (request, operator) => {
       throw error;
     }
   }
-  return plainText(400, "Choose an action: change, note or assign.", PRIVATE);
+  return refuse(400, "invalid_choice", "Choose an action: change, note or assign.");
 });
 
 /** POST /api/operator/time-zone (the account page): the zone the console shows times in, or "" for the browser's. */
@@ -256,6 +245,6 @@ export const handleAccount = consoleRoute(async (request, operator) => {
           : intent === "end-other-sessions"
             ? await endOtherSessions(database, self, operator.sessionId)
             : undefined;
-  if (!outcome || !ACCOUNT_OUTCOMES.has(outcome)) return plainText(400, "Choose what to change: rename-passkey, remove-passkey, end-session or end-other-sessions.", PRIVATE);
+  if (!outcome || !ACCOUNT_OUTCOMES.has(outcome)) return refuse(400, "invalid_choice", "Choose what to change: rename-passkey, remove-passkey, end-session or end-other-sessions.");
   return seeOther(`/operator/account?done=${outcome}#${intent === "end-session" || intent === "end-other-sessions" ? "sessions" : "passkeys"}`);
 });

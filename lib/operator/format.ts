@@ -13,7 +13,7 @@ export function terminalSafe(value: string): string {
 }
 
 /** Cuts to `width` characters (not UTF-16 units, so emoji are not split), marking the cut with "…". */
-export function fit(value: string, width: number): string {
+function fit(value: string, width: number): string {
   const characters = Array.from(value);
   if (characters.length <= width) return value + " ".repeat(width - characters.length);
   return characters.slice(0, width - 1).join("") + "…";

@@ -19,7 +19,7 @@ export type OperatorRecord = EntryRecord & { confirmed_at: string | null; duplic
 
 /** utm_source as the console shows it; NULL (a visit without one) is "direct". */
 export const DIRECT_SOURCE = "direct";
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 /**
  * The shortest search: the index is of trigrams, and a shorter term could only be found by
  * reading every row's text (about 0.8 s at a million rows, bench/operator.ts).

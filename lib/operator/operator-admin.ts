@@ -12,6 +12,7 @@ import { parseEnv } from "../env";
 import { errorFields, log } from "../log";
 import type { Actor } from "../audit/trail";
 import { addOperator, changeRole, enrolAgain, OperatorProblem, removeOperator, type Enrolment } from "./operators";
+import { utcMinute } from "./format";
 
 export type OperatorFormState = {
   /** A fixed sentence of ours about what happened. */
@@ -23,9 +24,10 @@ export type OperatorFormState = {
   confirm?: string;
 };
 
-async function handOver(enrolment: Enrolment, what: string): Promise<OperatorFormState> {
+/** Sends the enrolment link by email when mail is on; otherwise (or when sending fails) the page shows it once. */
+async function deliverEnrolmentLink(enrolment: Enrolment, what: string): Promise<OperatorFormState> {
   const env = parseEnv();
-  const until = enrolment.expiresAt.toISOString().slice(0, 16).replace("T", " ");
+  const until = utcMinute(enrolment.expiresAt);
   if (env.SMTP_URL && env.MAIL_FROM) {
     try {
       await sendEnrolmentLink({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }, enrolment.email, enrolment.link, ENROLMENT_HOURS);
@@ -49,9 +51,9 @@ export async function manageOperators(form: FormData, actor: Actor): Promise<Ope
     if (intent === "add") {
       if (!isRole(role)) return { problem: "Choose a role: member or admin." };
       const enrolment = await addOperator(database, { email, name: String(form.get("name") ?? ""), role }, siteUrl, actor);
-      return handOver(enrolment, `${enrolment.email} is now an operator (${role}).`);
+      return deliverEnrolmentLink(enrolment, `${enrolment.email} is now an operator (${role}).`);
     }
-    if (intent === "enrol") return handOver(await enrolAgain(database, email, siteUrl, actor), `A new enrolment link for ${email}.`);
+    if (intent === "enrol") return deliverEnrolmentLink(await enrolAgain(database, email, siteUrl, actor), `A new enrolment link for ${email}.`);
     if (intent === "role") {
       if (!isRole(role)) return { problem: "Choose a role: member or admin." };
       return (await changeRole(database, email, role, actor)) ? { done: `${email} is now ${role === "admin" ? "an admin" : "a member"}.` } : { problem: `${email} is not an operator.` };

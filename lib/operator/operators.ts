@@ -26,7 +26,7 @@ export class OperatorProblem extends Error {
 const emailSchema = z.email({ error: "That is not an email address." }).max(254);
 
 /** Operators are known by their address, lowercased (it is how they sign in by email link). */
-export function operatorEmailOf(input: string): string {
+function operatorEmailOf(input: string): string {
   const parsed = emailSchema.safeParse(input.trim().toLowerCase());
   if (!parsed.success) throw new OperatorProblem(`"${input}" is not an email address.`);
   return parsed.data;

@@ -14,7 +14,7 @@ export const SPLITS = { source: "Source", campaign: "Campaign" } as const;
 export type Split = keyof typeof SPLITS;
 /** More series than this are summed into "other": a chart of twenty colours reads as none. */
 const MAX_SERIES = 5;
-export const OTHER_SERIES = "other";
+const OTHER_SERIES = "other";
 
 export type Overview = {
   total: number;

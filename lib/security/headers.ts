@@ -75,7 +75,7 @@ export function inlineScriptHashes(html: string): string[] {
  * request so that Next puts it on the page's scripts. The page's address carries
  * the visitor's key: no Referer leaves it, and search engines are told to stay out.
  */
-export function visitorPageHeaders(nonce: string): Record<string, string> {
+function visitorPageHeaders(nonce: string): Record<string, string> {
   return {
     "Content-Security-Policy": contentSecurityPolicy({ scriptHashes: [], nonce }),
     "Referrer-Policy": "no-referrer",
@@ -84,9 +84,9 @@ export function visitorPageHeaders(nonce: string): Record<string, string> {
 }
 
 /** The console's pages (/operator...): rendered per request like the visitor's page, so a nonce too. */
-export const CONSOLE_PATH = "/operator";
+const CONSOLE_PATH = "/operator";
 
-export function isConsolePath(pathname: string): boolean {
+function isConsolePath(pathname: string): boolean {
   return pathname === CONSOLE_PATH || pathname.startsWith(`${CONSOLE_PATH}/`);
 }
 
@@ -95,7 +95,7 @@ export function isConsolePath(pathname: string): boolean {
  * its scripts (the passkey buttons), never cached by a browser or proxy, never
  * indexed. The enrolment link's token is in the #fragment, which no Referer carries.
  */
-export function consolePageHeaders(nonce: string): Record<string, string> {
+function consolePageHeaders(nonce: string): Record<string, string> {
   return {
     "Content-Security-Policy": contentSecurityPolicy({ scriptHashes: [], nonce }),
     "Referrer-Policy": "same-origin",
@@ -109,7 +109,7 @@ export function consolePageHeaders(nonce: string): Record<string, string> {
  * or answer a post; /privacy states this site's retention setting): a nonce like the visitor's
  * page; never cached (a question is single-use, an answer is one visitor's), but indexed.
  */
-export function formPageHeaders(nonce: string): Record<string, string> {
+function formPageHeaders(nonce: string): Record<string, string> {
   return {
     "Content-Security-Policy": contentSecurityPolicy({ scriptHashes: [], nonce }),
     "Cache-Control": "no-store",

@@ -42,7 +42,7 @@ export function ownOrigins(request: RequestLike, siteOrigin: string): Set<string
  * SITE_URL's, and those in WAITLIST_EXTRA_ORIGINS (a deployment reached at a second address).
  * Never the request's own Host: whoever sends the request chooses that.
  */
-export function siteOrigins(siteOrigin: string): Set<string> {
+function siteOrigins(siteOrigin: string): Set<string> {
   return new Set([siteOrigin, ...parseEnv().WAITLIST_EXTRA_ORIGINS].map((origin) => origin.toLowerCase()));
 }
 

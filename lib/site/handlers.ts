@@ -22,7 +22,7 @@ import { JOIN_PATH } from "../content/paths";
 import { ownOrigins } from "../security/origin";
 
 /** The protections, bounds and deliveries as the environment configures them. */
-export function signupOptionsFromEnv(): SignupHandlerOptions {
+function signupOptionsFromEnv(): SignupHandlerOptions {
   const env = parseEnv();
   const worker = getDeliveryWorker();
   return {

@@ -18,6 +18,7 @@ const composeEmail: ComposeEmail = (delivery, entry, link) => {
   return confirmationEmail(entry, link);
 };
 
+/** The channels for these settings; the sending thread loads this module by path and calls it (lib/outbox/sending-thread.mjs). @public */
 export function channelsFor(settings: ChannelSettings): Partial<Record<DeliveryKind, Channel>> {
   const channels: Partial<Record<DeliveryKind, Channel>> = {};
   if (settings.webhook) channels.webhook = webhookChannel(settings.webhook);

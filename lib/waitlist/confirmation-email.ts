@@ -142,7 +142,7 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
 /** The outbox event of a link asked for again (lib/waitlist/link-again.ts owes it; ./channels.ts composes it). */
 export const LINK_AGAIN_EVENT = "link_again";
 
-export const LINK_AGAIN_SUBJECT = `Your link to your ${SITE.name} waitlist entry`;
+const LINK_AGAIN_SUBJECT = `Your link to your ${SITE.name} waitlist entry`;
 
 /** The email "Email me my link again" sends: only the link, to the address on the list. */
 export function linkAgainEmail(link: string): ConfirmationEmail {

@@ -19,7 +19,7 @@ import type { ChannelSettings } from "./channels";
 import { owingNewSignups } from "./signup-deliveries";
 
 /** The name leases and logs carry: INSTANCE_ID, or the host name and process id. */
-export function instanceName(env: Env): string {
+function instanceName(env: Env): string {
   return env.INSTANCE_ID ?? `${hostname()}-${process.pid}`;
 }
 
@@ -31,7 +31,7 @@ export function configuredKinds(env: Env): DeliveryKind[] {
   return kinds;
 }
 
-export function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
+function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
   const kinds = configuredKinds(env);
   const settings: ChannelSettings = {
     webhook: kinds.includes("webhook") ? { url: env.WAITLIST_WEBHOOK_URL!, secret: env.WAITLIST_WEBHOOK_SECRET! } : undefined,

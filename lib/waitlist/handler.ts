@@ -10,7 +10,7 @@
 import "server-only";
 import { getDatabase, temporaryKind, type Database } from "../db";
 import { NotWritten } from "../group-commit";
-import { json, hasContentType, NOT_UTF8, readBoundedText, requestIdOf, retryLater, TOO_LARGE, UNREADABLE } from "../http";
+import { errorAnswer, json, hasContentType, NOT_UTF8, readBoundedText, requestIdOf, retryLater, TOO_LARGE, UNREADABLE } from "../http";
 import { errorFields, log } from "../log";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "../security/client-address";
 import { isForeignOrigin } from "../security/origin";
@@ -26,7 +26,7 @@ import { addToWaitlist } from "./store";
 export const MAX_BODY_BYTES = 16 * 1024;
 
 /** Without a deadline of its own, how long a sign-up may wait to be written before it is answered 503. */
-export const DEFAULT_DEADLINE_MS = 8_000;
+const DEFAULT_DEADLINE_MS = 8_000;
 
 export type SignupProtection = {
   /** Signs and checks security-question tokens. */
@@ -56,8 +56,9 @@ export type SignupHandlerOptions = SignupProtection & {
 
 type Body = Record<string, unknown>;
 
+/** A sign-up's refusal, in the words of API_ERRORS (which the dialog shares). */
 function refuse(status: number, code: ApiErrorCode, extra: Body = {}, headers: Record<string, string> = {}): Response {
-  return json(status, { error: API_ERRORS[code], code, ...extra }, headers);
+  return errorAnswer(status, code, API_ERRORS[code], { extra, headers });
 }
 
 /** The answer a real sign-up gets; bots that trip a check get the same, and nothing is stored. */

@@ -23,7 +23,7 @@ import { normalizeEmail, waitlistSignupSchema } from "./schema";
 
 
 /** Per address: one an hour, three a day. */
-export const LINK_AGAIN_LIMITS = { perHour: 1, perDay: 3 } as const;
+const LINK_AGAIN_LIMITS = { perHour: 1, perDay: 3 } as const;
 
 /** The one answer to every well-formed request, on the list or not. */
 export const LINK_AGAIN_ANSWER =

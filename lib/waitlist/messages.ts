@@ -3,6 +3,7 @@
  * spec's error catalogue (section 8), word for word; the API errors are what
  * /api/waitlist answers in its `error` field.
  */
+import type { ErrorCode } from "../http";
 export const VISITOR_MESSAGES = {
   wrongAnswer: "Please solve the math challenge correctly.",
   alreadyOnList: "This email is already on our waitlist. We'll be in touch soon!",
@@ -45,7 +46,7 @@ export const API_ERRORS = {
   unexpected: "Something went wrong on our side. Please try again later.",
   temporarily_unavailable: "The waitlist cannot take sign-ups for a moment. Nothing was stored; please try again in a few seconds.",
   overloaded: "The waitlist is very busy right now. Nothing was stored; please try again in a few seconds.",
-} as const;
+} as const satisfies Partial<Record<ErrorCode, string>>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
 

@@ -13,7 +13,7 @@ import { removeEntry } from "./visitor-entry";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Once an hour is soon enough for a limit counted in days. */
-export const RETENTION_SWEEP_EVERY_MS = 60 * 60 * 1000;
+const RETENTION_SWEEP_EVERY_MS = 60 * 60 * 1000;
 const BATCH = 100;
 
 /** The moment before which entries are past their time. */

@@ -20,14 +20,14 @@ import { domainOf } from "../mail/address";
 import { normalizeEmail } from "./schema";
 
 /** Entries owed per statement at most: every other query waits while it writes their outbox rows. */
-export const OWE_PASS_ROWS = 25;
+const OWE_PASS_ROWS = 25;
 
 /**
  * How confirmation_recipients knows an address without keeping it: HMAC-SHA256 of the normalised
  * address with the site's secret. It survives the entry's removal, and cannot be turned back into
  * the address without the secret.
  */
-export function recipientKey(secret: string, email: string): string {
+function recipientKey(secret: string, email: string): string {
   return createHmac("sha256", secret).update(`confirmation-recipient:${normalizeEmail(email)}`).digest("hex");
 }
 

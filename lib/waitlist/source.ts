@@ -6,7 +6,7 @@
 import { LIMITS } from "./limits";
 import type { SignupSource } from "./schema";
 
-export const UTM_FIELDS = ["utm_source", "utm_medium", "utm_campaign"] as const;
+const UTM_FIELDS = ["utm_source", "utm_medium", "utm_campaign"] as const;
 
 /** sessionStorage: the campaign lasts for the visit in this tab, across pages and reloads. */
 const STORAGE_KEY = "fieldcrew.campaign";

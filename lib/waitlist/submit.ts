@@ -8,7 +8,7 @@ import { DUPLICATE_MARKER, NEW_QUESTION_CODES, VISITOR_MESSAGES, type ApiErrorCo
 import type { FieldErrors, SignupRequestBody } from "./schema";
 
 export const WAITLIST_ENDPOINT = "/api/waitlist";
-export const CHALLENGE_ENDPOINT = "/api/waitlist/challenge";
+const CHALLENGE_ENDPOINT = "/api/waitlist/challenge";
 
 export type ServerChallenge = { challenge: Challenge; token: string };
 

@@ -6,7 +6,7 @@
 import "server-only";
 import { getDatabase, type Database } from "../db";
 import { timestamp } from "../time";
-import { plainText, retryLater } from "../http";
+import { errorAnswer, retryLater } from "../http";
 import { siteSecret } from "../security/secret";
 import { visitorStanding } from "../follow-up/visitor-standing";
 import { signupOf } from "./fields";
@@ -22,7 +22,7 @@ const NOTIFICATIONS: Record<string, string> = {
   "webhook:overdue": "a notice to FieldCrew's own systems that we had not reached you within 48 hours",
 };
 
-export const NOT_INCLUDED =
+const NOT_INCLUDED =
   "Left out: the key in your link and the id of the security question you answered (they would let someone else use them), " +
   "and our internal ids. Our team's own notes from talking with you are not in this file: write to hello@fieldcrew.app and we will send them. " +
   "A keyed hash of your address may be kept after you leave, only so that we never email you again.";
@@ -30,7 +30,7 @@ export const NOT_INCLUDED =
 export type EntryDataResult = ByLink<Record<string, unknown>>;
 
 /** The entry a signed link names, with what was owed and sent about it, as the visitor downloads it. */
-export async function loadEntryData(token: string, database: () => Database = getDatabase, secret = siteSecret(), now = new Date()): Promise<EntryDataResult> {
+async function loadEntryData(token: string, database: () => Database = getDatabase, secret = siteSecret(), now = new Date()): Promise<EntryDataResult> {
   const found = await entryByLink(
     token,
     secret,
@@ -84,9 +84,9 @@ export async function loadEntryData(token: string, database: () => Database = ge
 export async function entryDataResponse(token: string, load = loadEntryData): Promise<Response> {
   const result = await load(token);
   const privateHeaders = { "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" };
-  if (result.state === "invalid") return plainText(404, "This link is not valid. Use the link in your confirmation email.", privateHeaders);
-  if (result.state === "gone") return plainText(404, "This entry is no longer on the waitlist, so we hold nothing about it.", privateHeaders);
-  if (result.state === "unavailable") return plainText(503, "We can't prepare your data right now. Please try again in a minute.", { ...privateHeaders, ...retryLater() });
+  if (result.state === "invalid") return errorAnswer(404, "link_invalid", "This link is not valid. Use the link in your confirmation email.", { as: "text", headers: privateHeaders });
+  if (result.state === "gone") return errorAnswer(404, "entry_gone", "This entry is no longer on the waitlist, so we hold nothing about it.", { as: "text", headers: privateHeaders });
+  if (result.state === "unavailable") return errorAnswer(503, "temporarily_unavailable", "We can't prepare your data right now. Please try again in a minute.", { as: "text", headers: { ...privateHeaders, ...retryLater() } });
   const data = result.entry;
   // Indented: a person opens this file, not only a program.
   return new Response(`${JSON.stringify(data, null, 2)}\n`, {

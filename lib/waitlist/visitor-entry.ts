@@ -7,7 +7,7 @@
 import "server-only";
 import { recordAction, type Actor } from "../audit/trail";
 import { getDatabase, isTemporary, Prisma, type Database } from "../db";
-import { hasContentType, plainText, readBoundedText, retryLater, TOO_LARGE } from "../http";
+import { errorAnswer, hasContentType, readBoundedText, retryLater, TOO_LARGE, type ErrorCode } from "../http";
 import { errorFields, log } from "../log";
 import { isFromOwnPage } from "../security/origin";
 import { siteSecret } from "../security/secret";
@@ -73,7 +73,7 @@ export async function loadEntryPage(token: string, database: () => Database = ge
 }
 
 /** Sets the confirmed time once; confirming again keeps the first. True when the entry exists. */
-export async function confirmEntry(database: Database, publicId: string, now = new Date()): Promise<boolean> {
+async function confirmEntry(database: Database, publicId: string, now = new Date()): Promise<boolean> {
   await database.waitlistEntry.updateMany({ where: { publicId, confirmedAt: null }, data: { confirmedAt: now } });
   return (await database.waitlistEntry.count({ where: { publicId } })) === 1;
 }
@@ -133,6 +133,11 @@ function backToPage(token: string, done?: EntryAction): Response {
 
 export type EntryActionOptions = { siteUrl: string; secret: string; database?: () => Database; now?: () => Date };
 
+/** A refusal of the page's buttons: the sentence as text, for the browser to show. */
+function refuse(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
+  return errorAnswer(status, code, message, { as: "text", headers });
+}
+
 /** POST /api/waitlist/entry: `token` and `action` (confirm or remove), form-encoded. */
 export function createEntryActionHandler(options: EntryActionOptions): (request: Request) => Promise<Response> {
   const siteOrigin = new URL(options.siteUrl).origin;
@@ -140,15 +145,15 @@ export function createEntryActionHandler(options: EntryActionOptions): (request:
   const now = options.now ?? (() => new Date());
 
   return async function handleEntryAction(request) {
-    if (!isFromOwnPage(request, siteOrigin)) return plainText(403, "This request did not come from a FieldCrew page, so nothing was changed.");
-    if (!hasContentType(request, "application/x-www-form-urlencoded")) return plainText(415, "Send the form from your waitlist page.");
+    if (!isFromOwnPage(request, siteOrigin)) return refuse(403, "foreign_origin", "This request did not come from a FieldCrew page, so nothing was changed.");
+    if (!hasContentType(request, "application/x-www-form-urlencoded")) return refuse(415, "unsupported_media_type", "Send the form from your waitlist page.");
     const body = await readBoundedText(request, MAX_FORM_BYTES);
-    if (body === TOO_LARGE) return plainText(413, "That form is too large.");
-    if (typeof body !== "string") return plainText(400, "That form could not be read. Please use the buttons on your waitlist page.");
+    if (body === TOO_LARGE) return refuse(413, "too_large", "That form is too large.");
+    if (typeof body !== "string") return refuse(400, "unreadable_body", "That form could not be read. Please use the buttons on your waitlist page.");
     const form = new URLSearchParams(body);
     const token = form.get("token") ?? "";
     const action = form.get("action");
-    if (!ENTRY_ACTIONS.includes(action as EntryAction)) return plainText(400, "Choose Confirm or Remove on your waitlist page.");
+    if (!ENTRY_ACTIONS.includes(action as EntryAction)) return refuse(400, "invalid_choice", "Choose Confirm or Remove on your waitlist page.");
 
     const publicId = publicIdFromToken(options.secret, token);
     // A made-up or altered link: its page says so.
@@ -159,10 +164,10 @@ export function createEntryActionHandler(options: EntryActionOptions): (request:
     } catch (error) {
       if (isTemporary(error)) {
         log.warn({ fault: "database_unavailable", action, ...errorFields(error) }, "visitor's action answered 503: nothing changed");
-        return plainText(503, "We could not do that just now, and nothing was changed. Please go back and try again in a moment.", retryLater());
+        return refuse(503, "temporarily_unavailable", "We could not do that just now, and nothing was changed. Please go back and try again in a moment.", retryLater());
       }
       log.error({ fault: "unexpected", action, ...errorFields(error) }, "visitor's action failed");
-      return plainText(500, "Something went wrong on our side. Please try again later.");
+      return refuse(500, "unexpected", "Something went wrong on our side. Please try again later.");
     }
     return backToPage(token, action as EntryAction);
   };

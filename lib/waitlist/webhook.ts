@@ -40,7 +40,7 @@ export type WebhookOptions = {
  * the entry with `follow_up`: the facts fixed when the event was written (the old and new
  * state and who changed it; or the deadline that passed). Operators' notes are never sent.
  */
-export function webhookBody(delivery: Pick<Delivery, "event" | "payload">, entry: WaitlistEntry): string {
+function webhookBody(delivery: Pick<Delivery, "event" | "payload">, entry: WaitlistEntry): string {
   const type = WEBHOOK_TYPES[delivery.event];
   if (!type) throw new Error(`no webhook for event ${delivery.event}`);
   const data = entryRecord(entry);

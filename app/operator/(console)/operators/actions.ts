@@ -1,14 +1,14 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { consoleActionOperator, isRefused } from "@/lib/auth/console-action";
+import { guardConsoleAction } from "@/lib/auth/console-guard";
 import { manageOperators, type OperatorFormState } from "@/lib/operator/operator-admin";
 
 /** Every form of the Operators page (components/operator/operator-forms.tsx); the work is in lib/. */
 export async function operatorsAction(_previous: OperatorFormState, form: FormData): Promise<OperatorFormState> {
-  const operator = await consoleActionOperator({ permission: "manage_operators", fresh: true, returnTo: "/operator/operators" });
-  if (isRefused(operator)) return { problem: operator.refused, confirm: operator.confirm };
-  const state = await manageOperators(form, operator.actor);
+  const guard = await guardConsoleAction({ permission: "manage_operators", fresh: true, returnTo: "/operator/operators" });
+  if ("refused" in guard) return { problem: guard.refused.message, confirm: guard.refused.confirm };
+  const state = await manageOperators(form, guard.operator.actor);
   if (state.done) revalidatePath("/operator/operators");
   return state;
 }

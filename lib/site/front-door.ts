@@ -1,0 +1,187 @@
+/**
+ * What every request meets before Next.js (docs/security.md, "The front door"): its id and log
+ * line, the client's address as the proxies we trust say it, the security headers, and the
+ * refusals that must come before a byte of the body is read or Next is woken: a path that is not
+ * valid percent-encoding (400), a body over MAX_REQUEST_BYTES (413), a form posted to a page from
+ * another site (403), too many requests in flight (503). A page's visit beacon and <noscript>
+ * image are answered here too (VISIT_PATH): Next's routing alone costs about as much as a whole
+ * sign-up (docs/analytics.md).
+ */
+import "server-only";
+import { randomBytes, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import { visitHandler } from "../analytics/site";
+import { ENTRY_PAGE_PATH, VISIT_PATH } from "../content/paths";
+import type { Env } from "../env";
+import { ERROR_CODE_HEADER, methodsNotAllowed, REQUEST_ID_HEADER, retryLater, type ErrorCode } from "../http";
+import { errorFields, log } from "../log";
+import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "../security/client-address";
+import { perRequestPageHeaders } from "../security/headers";
+import { isForeignPagePost } from "../security/origin";
+import type { PagePolicies } from "../security/page-policies";
+import { hasBody, whenBodyArrives } from "../security/request-body";
+
+/**
+ * No route takes a larger body (the sign-up's 16 KiB is the largest). Routes still read with their
+ * own tighter bounds (lib/http.ts).
+ */
+const MAX_REQUEST_BYTES = 64 * 1024;
+/** How long the rest of a refused body is read and discarded before the connection is closed. */
+const LINGER_MS = 2_000;
+/** Answered even past WAITLIST_MAX_IN_FLIGHT: a load balancer must see the instance as it is. */
+const HEALTH_PATH = "/api/health";
+
+export type FrontDoorOptions = {
+  env: Env;
+  dev: boolean;
+  policies: PagePolicies;
+  /** The security headers every answer carries. */
+  headers: [string, string][];
+  /** Next's request handler. */
+  next: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+};
+
+/** The path as logged: a visitor's page without its token (the token is the key to their data). */
+function routeOf(pathname: string): string {
+  return pathname.startsWith(`${ENTRY_PAGE_PATH}/`) ? `${ENTRY_PAGE_PATH}/:token` : pathname.slice(0, 200);
+}
+
+/**
+ * In a terminal, a page's or asset's successful GET and the health checks are noise next to what a
+ * developer looks for: logged at debug there (LOG_LEVEL=debug shows them). A service's log keeps all.
+ */
+function quietInTerminal(method: string | undefined, pathname: string, status: number): boolean {
+  if (process.stdout.isTTY !== true || status >= 400) return false;
+  return pathname === HEALTH_PATH || ((method === "GET" || method === "HEAD") && !pathname.startsWith("/api/"));
+}
+
+/** Whether the path is valid percent-encoding: Next would answer a broken one with a 500. */
+function isDecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An error answer before Next (lib/http.ts errorAnswer's text form). */
+function answerAtOnce(response: ServerResponse, status: number, code: ErrorCode, text: string, extra: Record<string, string> = {}): void {
+  response.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", [ERROR_CODE_HEADER]: code, ...extra });
+  response.end(text);
+}
+
+const visitMethodNotAllowed = methodsNotAllowed("POST", "Pages send their visits here with POST.").PUT;
+
+/** The visit handler (lib/analytics/handler.ts), given the request as a fetch Request. */
+async function serveVisit(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  const fetchRequest = new Request(`http://${request.headers.host ?? "localhost"}${request.url ?? VISIT_PATH}`, {
+    method: request.method,
+    headers,
+    ...(request.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
+  });
+  // POST: a page's beacon; GET: the <noscript> image of a page seen without JavaScript.
+  const answer =
+    request.method === "POST" ? await visitHandler().post(fetchRequest) : request.method === "GET" ? await visitHandler().pixel(fetchRequest) : visitMethodNotAllowed();
+  response.statusCode = answer.status;
+  answer.headers.forEach((value, name) => response.setHeader(name, value));
+  response.end(Buffer.from(await answer.arrayBuffer()));
+}
+
+/** The server's request listener. */
+export function createFrontDoor({ env, dev, policies, headers, next }: FrontDoorOptions): (request: IncomingMessage, response: ServerResponse) => void {
+  const siteOrigin = new URL(env.SITE_URL).origin;
+  /** Requests being handled now; past WAITLIST_MAX_IN_FLIGHT, new ones get 503 at once. */
+  let inFlight = 0;
+
+  function failed(response: ServerResponse, requestId: string, error: unknown, what: string): void {
+    log.error({ fault: "unexpected", request_id: requestId, ...errorFields(error) }, what);
+    if (!response.headersSent) answerAtOnce(response, 500, "unexpected", "Something went wrong on our side. Please try again later.");
+    else response.destroy();
+  }
+
+  /** To the visit handler or Next, with a per-request page policy where the page needs one. */
+  function handOver(request: IncomingMessage, response: ServerResponse, pathname: string, requestId: string): void {
+    if (pathname === VISIT_PATH) {
+      serveVisit(request, response).catch((error: unknown) => failed(response, requestId, error, "visit handler failed"));
+      return;
+    }
+    // Pages rendered per request get a policy with a nonce of their own (Next reads it from the request's policy).
+    const perRequestPage = dev ? undefined : perRequestPageHeaders(pathname);
+    if (perRequestPage) {
+      const pageHeaders = perRequestPage(randomBytes(16).toString("base64"));
+      request.headers["content-security-policy"] = pageHeaders["Content-Security-Policy"];
+      for (const [name, value] of Object.entries(pageHeaders)) response.setHeader(name, value);
+    }
+    next(request, response).catch((error: unknown) => failed(response, requestId, error, "request handler failed"));
+  }
+
+  function refuseTooLarge(response: ServerResponse, requestId: string, fields: Record<string, unknown>, message: string): void {
+    log.warn({ fault: "body_too_large", request_id: requestId, ...fields }, message);
+    answerAtOnce(response, 413, "too_large", "That request is too large.");
+  }
+
+  return function serve(request, response) {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const pathname = (request.url ?? "/").split("?")[0]!;
+    // Ours, always: a visitor cannot choose the id their request is logged under.
+    request.headers[REQUEST_ID_HEADER] = requestId;
+    response.setHeader("X-Request-Id", requestId);
+    // Held from the start: by the time a timer fires, the request may have let go of its socket.
+    const socket = request.socket;
+    // Answered before its body was read: Node reads and discards the rest so the client gets the
+    // answer (closing at once could reset the connection first), but only for LINGER_MS.
+    response.once("finish", () => {
+      if (request.complete) return;
+      const linger = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+      request.once("end", () => clearTimeout(linger));
+    });
+    let counted = false;
+    response.once("close", () => {
+      if (counted) inFlight -= 1;
+      const fields = { request_id: requestId, method: request.method, route: routeOf(pathname), status: response.statusCode, ms: Math.round(performance.now() - started) };
+      // A response that closed before it finished: the client went away (or the server gave up on it).
+      if (!response.writableFinished) log.info({ ...fields, aborted: true }, "request");
+      else if (quietInTerminal(request.method, pathname, response.statusCode)) log.debug(fields, "request");
+      else log.info(fields, "request");
+    });
+
+    request.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(request.headers["x-forwarded-for"], request.socket.remoteAddress, env.TRUST_PROXY_HOPS);
+    response.setHeader("Content-Security-Policy", policies.forPath(pathname));
+    for (const [name, value] of headers) response.setHeader(name, value);
+
+    if (!isDecodable(pathname)) {
+      log.warn({ fault: "malformed_url", request_id: requestId }, "path is not valid percent-encoding: 400");
+      return answerAtOnce(response, 400, "not_found", "That address is not valid.");
+    }
+    if (Number(request.headers["content-length"]) > MAX_REQUEST_BYTES) {
+      return refuseTooLarge(response, requestId, { declared_bytes: Number(request.headers["content-length"]) }, "declared body too large: 413, unread");
+    }
+    if (isForeignPagePost(request.method, pathname, request.headers, siteOrigin)) {
+      log.warn({ fault: "foreign_origin", request_id: requestId }, "form posted to a page from another site: 403");
+      return answerAtOnce(response, 403, "foreign_origin", "This form can be sent only from this site's own pages.");
+    }
+    const admit = () => {
+      // Counted from here: a body still arriving holds a connection, not one of the slots.
+      inFlight += 1;
+      counted = true;
+      if (inFlight > env.WAITLIST_MAX_IN_FLIGHT && pathname !== HEALTH_PATH) {
+        log.warn({ fault: "overloaded", request_id: requestId, in_flight: inFlight - 1 }, "too many requests in flight: 503");
+        return answerAtOnce(response, 503, "overloaded", "The site is very busy right now. Please try again in a few seconds.", retryLater());
+      }
+      handOver(request, response, pathname, requestId);
+    };
+    if (!hasBody(request)) return admit();
+    // Held back until the whole body has arrived (lib/security/request-body.ts): a slow sender holds a connection, never a slot.
+    whenBodyArrives(request, MAX_REQUEST_BYTES, {
+      arrived: admit,
+      tooLarge: () => refuseTooLarge(response, requestId, { undeclared: true }, "body passed the size limit while arriving: 413"),
+    });
+  };
+}
