@@ -6,7 +6,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 
 // lucide-react's icons are client components; components/ui/icon.tsx draws the same icons
 // from the `lucide` package's data without sending them through hydration.
-const noLucideReact = { name: "lucide-react", message: "Use <Icon node={…} /> from @/components/ui/icon with icons from \"lucide\"." };
+const noLucideReact = { name: "lucide-react", message: 'Use <Icon node={…} /> from @/components/ui/icon with icons from "lucide".' };
 
 // Prisma Client is the one data layer (lib/db/, with its worker thread lib/db/worker.mjs); only it knows the drivers.
 const driverMessage = "Query through Prisma Client from @/lib/db; only lib/db/ talks to drivers.";
@@ -23,14 +23,23 @@ const noDrivers = ["better-sqlite3", "@libsql/client", "@prisma/adapter-better-s
  * through other modules of ours, a module marked server-only.
  */
 const ROOT = import.meta.dirname;
-const IMPORT_SPECIFIERS = /(?:^|[\n;])\s*(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|(?:^|[\n;])\s*import\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT_SPECIFIERS =
+  /(?:^|[\n;])\s*(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|(?:^|[\n;])\s*import\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 const SERVER_ONLY_MARK = /^\s*import\s+["']server-only["']/m;
 
 /** Our own module a specifier names (relative or "@/"), as a file path; undefined for a package. */
 function localModule(specifier, fromFile) {
-  const base = specifier.startsWith("@/") ? path.join(ROOT, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(fromFile), specifier) : null;
+  const base = specifier.startsWith("@/")
+    ? path.join(ROOT, specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(fromFile), specifier)
+      : null;
   if (!base) return undefined;
-  const candidates = [base, ...[".ts", ".tsx", ".mjs", ".js"].map((ext) => base + ext), ...["index.ts", "index.tsx"].map((name) => path.join(base, name))];
+  const candidates = [
+    base,
+    ...[".ts", ".tsx", ".mjs", ".js"].map((ext) => base + ext),
+    ...["index.ts", "index.tsx"].map((name) => path.join(base, name)),
+  ];
   return candidates.find((file) => existsSync(file) && !file.endsWith("/") && path.extname(file) !== "");
 }
 
@@ -63,7 +72,10 @@ const serverOnlyBoundary = {
           const chain = target && serverOnlyChain(target);
           if (!chain) return;
           const shown = chain.map((file) => path.relative(ROOT, file)).join(" -> ");
-          context.report({ node, message: `A client component cannot import server-only code: ${shown}. Move what the browser needs into a module without "server-only".` });
+          context.report({
+            node,
+            message: `A client component cannot import server-only code: ${shown}. Move what the browser needs into a module without "server-only".`,
+          });
         };
         return {
           ImportDeclaration(node) {
@@ -107,5 +119,13 @@ export default defineConfig([
     ignores: ["lib/db/**"],
     rules: { "no-restricted-imports": ["error", { paths: [noLucideReact, ...noDrivers] }] },
   },
-  globalIgnores(["**/.next/**", ".tmp/**", "**/next-env.d.ts", "test-results/**", "playwright-report/**", "bench/results/**", "lib/generated/**"]),
+  globalIgnores([
+    "**/.next/**",
+    ".tmp/**",
+    "**/next-env.d.ts",
+    "test-results/**",
+    "playwright-report/**",
+    "bench/results/**",
+    "lib/generated/**",
+  ]),
 ]);

@@ -71,8 +71,14 @@ const server = createServer(
 
 // What a newcomer meets most: another server on the port. One sentence with the fix, no stack trace.
 server.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EADDRINUSE") log.fatal(`Port ${port} is already in use (another server, perhaps an earlier npm start): stop it, or start on another port with PORT=${port + 1} npm start.`);
-  else if (error.code === "EACCES") log.fatal(`Port ${port} needs privileges this user does not have: use a port above 1023 (PORT=3000 npm start) and a proxy in front for 80 or 443.`);
+  if (error.code === "EADDRINUSE")
+    log.fatal(
+      `Port ${port} is already in use (another server, perhaps an earlier npm start): stop it, or start on another port with PORT=${port + 1} npm start.`,
+    );
+  else if (error.code === "EACCES")
+    log.fatal(
+      `Port ${port} needs privileges this user does not have: use a port above 1023 (PORT=3000 npm start) and a proxy in front for 80 or 443.`,
+    );
   else log.fatal({ fault: "unexpected", ...errorFields(error) }, "the server could not start listening");
   process.exit(1);
 });
@@ -80,9 +86,14 @@ server.on("error", (error: NodeJS.ErrnoException) => {
 let jobs: BackgroundJobs | undefined;
 
 server.listen(port, hostname, () => {
-  log.info(`FieldCrew ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}` + (dev ? "" : ` (${policies.pageCount} prerendered pages with script hashes)`));
+  log.info(
+    `FieldCrew ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}` +
+      (dev ? "" : ` (${policies.pageCount} prerendered pages with script hashes)`),
+  );
   const data = databaseSettings(env);
-  log.info(`Data: ${data.file ? `${path.relative(process.cwd(), data.file) || data.file} (SQLite, ${data.driver})` : `${new URL(env.DATABASE_URL).host} (libSQL server)`}.`);
+  log.info(
+    `Data: ${data.file ? `${path.relative(process.cwd(), data.file) || data.file} (SQLite, ${data.driver})` : `${new URL(env.DATABASE_URL).host} (libSQL server)`}.`,
+  );
   log.info("The console: invite yourself with npm run waitlist -- operators add you@example.com, then open the link it prints.");
   for (const line of deliveriesAtStart(env)) log.info(line);
   jobs = startBackgroundJobs(env);
@@ -113,7 +124,9 @@ async function shutDown(signal: string): Promise<void> {
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, REQUESTS_GRACE_MS).unref())]);
   server.closeAllConnections();
   await jobs?.stop();
-  await closeDatabase().catch((error: unknown) => log.error({ fault: "database_unavailable", ...errorFields(error) }, "closing the database failed"));
+  await closeDatabase().catch((error: unknown) =>
+    log.error({ fault: "database_unavailable", ...errorFields(error) }, "closing the database failed"),
+  );
   log.info(`${signal}: stopped`);
   process.exit(0);
 }

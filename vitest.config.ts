@@ -31,17 +31,37 @@ export default defineConfig({
       // embedded default) and libSQL in its embedded file mode, the engine a Turso database runs.
       { extends: true, test: { name: "better-sqlite3", ...unit, env: { ...env, DATABASE_DRIVER: "better-sqlite3" } } },
       // The connection thread's faults are better-sqlite3's alone: libSQL runs no thread.
-      { extends: true, test: { name: "libsql", ...unit, exclude: [...unit.exclude, "tests/database-connection.test.ts"], env: { ...env, DATABASE_DRIVER: "libsql" } } },
+      {
+        extends: true,
+        test: {
+          name: "libsql",
+          ...unit,
+          exclude: [...unit.exclude, "tests/database-connection.test.ts"],
+          env: { ...env, DATABASE_DRIVER: "libsql" },
+        },
+      },
       // Production servers started as child processes on a build (npm run test:instances).
       {
         extends: true,
-        test: { name: "servers", include: ["tests/servers/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false },
+        test: {
+          name: "servers",
+          include: ["tests/servers/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
       },
       // Faults against production servers: a dead or hung database thread, an unopenable file, a
       // lock held by another process, floods, slow receivers, oversized bodies (npm run test:faults).
       {
         extends: true,
-        test: { name: "faults", include: ["tests/faults/**/*.test.ts"], testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false },
+        test: {
+          name: "faults",
+          include: ["tests/faults/**/*.test.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
       },
     ],
   },

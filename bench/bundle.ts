@@ -61,7 +61,9 @@ try {
   // view and the dialog on screen (however the build splits it into chunks, and whatever chunk it
   // shares with the join page).
   const dialog = await dialogWeight(site.url);
-  console.log(`\nThe waitlist dialog, loaded on first use: ${dialog.scripts} script${dialog.scripts === 1 ? "" : "s"}, ${kB(dialog.jsGzipBytes)} kB gzip`);
+  console.log(
+    `\nThe waitlist dialog, loaded on first use: ${dialog.scripts} script${dialog.scripts === 1 ? "" : "s"}, ${kB(dialog.jsGzipBytes)} kB gzip`,
+  );
 } finally {
   await Promise.all([site.stop(), hello.stop()]);
 }

@@ -17,7 +17,15 @@
  */
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
-import { copyDatabase, BENCH_SECRET, seededDatabase, startSiteServer, ensureBuild, LOAD_TEST_ENV, type SiteServer } from "./support/site-server";
+import {
+  copyDatabase,
+  BENCH_SECRET,
+  seededDatabase,
+  startSiteServer,
+  ensureBuild,
+  LOAD_TEST_ENV,
+  type SiteServer,
+} from "./support/site-server";
 
 const SLOW_SECONDS = Number(process.env.EXPORT_SLOW_SECONDS ?? 30);
 const SLOW_RATE = 4_000_000; // bytes a second
@@ -41,7 +49,11 @@ type Reading = { bytes: number; seconds: number; complete: boolean; status: numb
  * One download: at most `rate` bytes a second (none: as fast as it comes), for at most `seconds`,
  * or, with `stallAfter`, reading that many bytes and then nothing until `seconds` have passed.
  */
-function download(server: SiteServer, format: "csv" | "json", options: { rate?: number; seconds?: number; stallAfter?: number } = {}): Promise<Reading> {
+function download(
+  server: SiteServer,
+  format: "csv" | "json",
+  options: { rate?: number; seconds?: number; stallAfter?: number } = {},
+): Promise<Reading> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const url = new URL(`/api/operator/export?format=${format}`, server.url);
@@ -109,14 +121,24 @@ try {
   console.log(`\nThe console's download through the production server, ${file}\n`);
   results.push(await measured(server, "CSV, every entry, fast reader", async () => [await download(server, "csv")]));
   results.push(await measured(server, "JSON, every entry, fast reader", async () => [await download(server, "json")]));
-  results.push(await measured(server, `CSV at 4 MB/s (${SLOW_SECONDS} s)`, async () => [await download(server, "csv", { rate: SLOW_RATE, seconds: SLOW_SECONDS })]));
-  results.push(await measured(server, `JSON at 4 MB/s (${SLOW_SECONDS} s)`, async () => [await download(server, "json", { rate: SLOW_RATE, seconds: SLOW_SECONDS })]));
+  results.push(
+    await measured(server, `CSV at 4 MB/s (${SLOW_SECONDS} s)`, async () => [
+      await download(server, "csv", { rate: SLOW_RATE, seconds: SLOW_SECONDS }),
+    ]),
+  );
+  results.push(
+    await measured(server, `JSON at 4 MB/s (${SLOW_SECONDS} s)`, async () => [
+      await download(server, "json", { rate: SLOW_RATE, seconds: SLOW_SECONDS }),
+    ]),
+  );
   results.push(
     await measured(server, `4 CSV downloads at once, 4 MB/s each (${SLOW_SECONDS} s)`, () =>
       Promise.all(Array.from({ length: 4 }, () => download(server, "csv", { rate: SLOW_RATE, seconds: SLOW_SECONDS }))),
     ),
   );
-  const stalled = await measured(server, "CSV, 1 MB read, then 15 s of nothing", async () => [await download(server, "csv", { stallAfter: 1_000_000, seconds: 15 })]);
+  const stalled = await measured(server, "CSV, 1 MB read, then 15 s of nothing", async () => [
+    await download(server, "csv", { stallAfter: 1_000_000, seconds: 15 }),
+  ]);
   results.push(stalled);
   console.log(
     `\nWhile the reader had stopped, the server used ${stalled.cpu.toFixed(2)} s of CPU in 15 s ` +

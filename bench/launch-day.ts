@@ -34,7 +34,9 @@ for (const mode of MAIL_MODES) {
 
 const held = (ms: number) => (ms === 0 ? "< 20 ms" : `${ms.toFixed(0)} ms`);
 console.log("\nlaunch day: sign-ups against the empty route of the same build, deliveries on (targets in brackets)\n");
-console.log("mail server  throughput (>= 0.90)  p99 (<= 1.15)  last delivery (<= 30 s)  outbox statement held: under load (< 20 ms) / between runs  every delivery once");
+console.log(
+  "mail server  throughput (>= 0.90)  p99 (<= 1.15)  last delivery (<= 30 s)  outbox statement held: under load (< 20 ms) / between runs  every delivery once",
+);
 for (const { mode, summary } of runs) {
   if (!summary) {
     console.log(`${mode.padEnd(12)} (the run failed; its output is above)`);

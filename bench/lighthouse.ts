@@ -150,7 +150,9 @@ for (const preset of PRESETS) {
     const m = medianOf(`${preset} ${target.name}`);
     const checks = [
       ...CATEGORIES.slice(1).map((c) => [`${c} 100`, m[c] === 1] as const),
-      preset === "desktop" ? (["performance 100", m.performance === 1] as const) : (["performance within 0.01 of hello-world", m.performance >= floor.performance - 0.01] as const),
+      preset === "desktop"
+        ? (["performance 100", m.performance === 1] as const)
+        : (["performance within 0.01 of hello-world", m.performance >= floor.performance - 0.01] as const),
       ...(preset === "mobile" ? [[`TBT <= ${TBT_TARGET} x hello-world`, m.TBT <= TBT_TARGET * Math.max(floor.TBT, 1)] as const] : []),
       ["CLS 0", m.CLS === 0] as const,
     ];

@@ -18,9 +18,13 @@ import { followUpMetrics } from "../lib/follow-up/metrics";
 import { queuePage } from "../lib/follow-up/queue";
 import { seededDatabase } from "./support/site-server";
 
-const { values } = parseArgs({ options: { database: { type: "string" }, count: { type: "string", default: "1000000" }, runs: { type: "string", default: "15" } } });
+const { values } = parseArgs({
+  options: { database: { type: "string" }, count: { type: "string", default: "1000000" }, runs: { type: "string", default: "15" } },
+});
 const file = seededDatabase(Number(values.count), values.database);
-const database = createDatabase(databaseSettings({ DATABASE_URL: `file:${file}`, DATABASE_DRIVER: "better-sqlite3", DATABASE_AUTH_TOKEN: undefined }));
+const database = createDatabase(
+  databaseSettings({ DATABASE_URL: `file:${file}`, DATABASE_DRIVER: "better-sqlite3", DATABASE_AUTH_TOKEN: undefined }),
+);
 const rows = await database.waitlistEntry.count();
 
 async function median(label: string, target: string, work: () => Promise<unknown>): Promise<void> {
@@ -33,13 +37,19 @@ async function median(label: string, target: string, work: () => Promise<unknown
   }
   times.sort((a, b) => a - b);
   const mid = times[Math.floor(times.length / 2)]!;
-  console.log(`${label.padEnd(46)} median ${mid.toFixed(1).padStart(7)} ms   p90 ${times[Math.floor(times.length * 0.9)]!.toFixed(1).padStart(7)} ms   target ${target}`);
+  console.log(
+    `${label.padEnd(46)} median ${mid.toFixed(1).padStart(7)} ms   p90 ${times[Math.floor(times.length * 0.9)]!.toFixed(1).padStart(7)} ms   target ${target}`,
+  );
 }
 
 const query = (params: Record<string, string>) => parseListQuery(new URLSearchParams(params)).query;
 console.log(`Console server time at ${rows.toLocaleString("en-US")} entries (${path.relative(process.cwd(), file)})\n`);
 const someone = (await database.waitlistEntry.findFirst({ where: { followUpState: "awaiting" }, select: { id: true } }))?.id;
-if (someone) await database.waitlistEntry.updateMany({ where: { id: { gte: someone, lt: someone + 200 }, followUpState: "awaiting" }, data: { assignedTo: "bench-operator" } });
+if (someone)
+  await database.waitlistEntry.updateMany({
+    where: { id: { gte: someone, lt: someone + 200 }, followUpState: "awaiting" },
+    data: { assignedTo: "bench-operator" },
+  });
 const awaiting = await database.waitlistEntry.count({ where: { followUpState: "awaiting" } });
 console.log(`${awaiting.toLocaleString("en-US")} awaiting contact\n`);
 await median("queue, first page (the console's landing)", "≤ 100 ms", () => queuePage(database, {}));
@@ -49,19 +59,27 @@ await median("queue, unassigned", "≤ 100 ms", () => queuePage(database, { assi
 await median("queue, unassigned + trade", "≤ 100 ms", () => queuePage(database, { assignee: "none", type: "plumbing" }));
 await median("queue, my queue (200 assigned)", "≤ 100 ms", () => queuePage(database, { assignee: "bench-operator" }));
 const queueFirst = await queuePage(database, { type: "electrical" });
-await median("queue, second page (keyset)", "≤ 100 ms", () => queuePage(database, { type: "electrical", after: queueFirst.next ?? undefined }));
+await median("queue, second page (keyset)", "≤ 100 ms", () =>
+  queuePage(database, { type: "electrical", after: queueFirst.next ?? undefined }),
+);
 await median("the team's 48-hour figures (overview)", "≤ 100 ms", () => followUpMetrics(database));
 await median("overview, 30 days by source", "≤ 300 ms", () => overview(database, { days: 30, split: "source" }));
 await median("overview, 90 days by campaign", "≤ 300 ms", () => overview(database, { days: 90, split: "campaign" }));
 await median("list, first page, no filter", "≤ 100 ms", () => listPage(database, query({})));
-await median("list, trade + size + confirmed", "≤ 100 ms", () => listPage(database, query({ type: "landscaping", size: "50+", confirmed: "no" })));
-await median("list, source + date range", "≤ 100 ms", () => listPage(database, query({ source: "linkedin", from: "2026-08-01", to: "2026-08-31" })));
+await median("list, trade + size + confirmed", "≤ 100 ms", () =>
+  listPage(database, query({ type: "landscaping", size: "50+", confirmed: "no" })),
+);
+await median("list, source + date range", "≤ 100 ms", () =>
+  listPage(database, query({ source: "linkedin", from: "2026-08-01", to: "2026-08-31" })),
+);
 const first = await listPage(database, query({ type: "electrical" }));
 await median("list, second page (keyset)", "≤ 100 ms", () => listPage(database, query({ type: "electrical", after: first.older! })));
 await median('search "miller" (common)', "≤ 300 ms", () => listPage(database, query({ q: "miller" })));
 await median('search "zzqx" (matches nothing)', "≤ 300 ms", () => listPage(database, query({ q: "zzqx" })));
 await median('search "heating" + trade', "≤ 300 ms", () => listPage(database, query({ q: "heating", type: "hvac" })));
-await median('search "heating" + filters no match passes', "≤ 300 ms", () => listPage(database, query({ q: "heating", type: "plumbing", size: "50+" })));
+await median('search "heating" + filters no match passes', "≤ 300 ms", () =>
+  listPage(database, query({ q: "heating", type: "plumbing", size: "50+" })),
+);
 
 /** A download read to the end as a client would, resident memory sampled throughout. */
 async function download(label: string, params: Record<string, string>): Promise<void> {

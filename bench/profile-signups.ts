@@ -98,7 +98,9 @@ async function profiled(label: string, route: string, databaseFile: string): Pro
     nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${path.join(dir, "threads")}`],
     preload: ["bench/support/profile-probe.cjs"],
   });
-  const written = new Promise<void>((resolve) => server.child.stderr!.on("data", (chunk: Buffer) => chunk.toString().includes("PROFILED") && resolve()));
+  const written = new Promise<void>((resolve) =>
+    server.child.stderr!.on("data", (chunk: Buffer) => chunk.toString().includes("PROFILED") && resolve()),
+  );
   let requests = 0;
   try {
     const fire = (seconds: number) =>
@@ -106,7 +108,13 @@ async function profiled(label: string, route: string, databaseFile: string): Pro
         url: server.url + route,
         connections: CONNECTIONS,
         duration: seconds,
-        requests: [{ method: "POST", headers: { "content-type": "application/json" }, setupRequest: (request) => ({ ...request, body: uniqueSignupBody("profile").body }) }],
+        requests: [
+          {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            setupRequest: (request) => ({ ...request, body: uniqueSignupBody("profile").body }),
+          },
+        ],
       });
     await fire(3); // warm-up: the JIT and the database's pages
     server.child.kill("SIGURG");
@@ -146,10 +154,14 @@ function compare(floor: { requests: number; threads: ThreadCost[] }, signups: { 
     rows.sort((x, y) => Math.abs(y.extra) - Math.abs(x.extra));
     console.log(`\n${thread} thread, µs of CPU per request (self time)    floor   sign-up     extra`);
     for (const row of rows.slice(0, TOP)) {
-      console.log(`  ${row.place.slice(0, 56).padEnd(56)} ${row.floorUs.toFixed(1).padStart(7)} ${row.signupUs.toFixed(1).padStart(9)} ${row.extra.toFixed(1).padStart(9)}`);
+      console.log(
+        `  ${row.place.slice(0, 56).padEnd(56)} ${row.floorUs.toFixed(1).padStart(7)} ${row.signupUs.toFixed(1).padStart(9)} ${row.extra.toFixed(1).padStart(9)}`,
+      );
     }
     const sum = (run: { requests: number }, cost?: ThreadCost) => ((cost?.totalMs ?? 0) / run.requests) * 1000;
-    console.log(`  ${"all".padEnd(56)} ${sum(floor, a).toFixed(1).padStart(7)} ${sum(signups, b).toFixed(1).padStart(9)} ${(sum(signups, b) - sum(floor, a)).toFixed(1).padStart(9)}`);
+    console.log(
+      `  ${"all".padEnd(56)} ${sum(floor, a).toFixed(1).padStart(7)} ${sum(signups, b).toFixed(1).padStart(9)} ${(sum(signups, b) - sum(floor, a)).toFixed(1).padStart(9)}`,
+    );
   }
 }
 

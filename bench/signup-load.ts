@@ -136,7 +136,12 @@ async function checkDelivered(file: string, firstRowid: number) {
   const times = new Map(accepted);
   const db = new Database(file, { readonly: true });
   try {
-    const rows = db.prepare("SELECT id, kind, status, event FROM outbox WHERE rowid > ?").all(firstRowid) as { id: string; kind: string; status: string; event: string }[];
+    const rows = db.prepare("SELECT id, kind, status, event FROM outbox WHERE rowid > ?").all(firstRowid) as {
+      id: string;
+      kind: string;
+      status: string;
+      event: string;
+    }[];
     const ids = new Set(rows.map((row) => row.id));
     // A sign-up's own deliveries; on a seeded list, entries crossing their 48 hours also owe an
     // overdue webhook during the run, which must arrive once like the rest.
@@ -196,7 +201,8 @@ function summary(name: string, runs: Measurement[]) {
  */
 /** The longest an outbox statement (claim, outcomes, owing, prune) held the database under load and between runs. */
 const outboxHeld = { underLoad: 0, betweenRuns: 0 };
-const OUTBOX_STATEMENT = /^(?:\/\*[^*]*\*\/)*\s*(?:WITH due|UPDATE outbox|UPDATE signup_deliveries_state|DELETE FROM outbox|INSERT INTO overdue_raises|transaction: UPDATE waitlist_entries SET overdue_at)/;
+const OUTBOX_STATEMENT =
+  /^(?:\/\*[^*]*\*\/)*\s*(?:WITH due|UPDATE outbox|UPDATE signup_deliveries_state|DELETE FROM outbox|INSERT INTO overdue_raises|transaction: UPDATE waitlist_entries SET overdue_at)/;
 
 function printSlowQueries(output: string): void {
   const underLoad = (at: number) => loadWindows.some(({ from, to }) => at >= from && at <= to);
@@ -208,7 +214,8 @@ function printSlowQueries(output: string): void {
     const key = (slow.statement ?? slow.op).slice(0, 90);
     const seen = byStatement.get(key) ?? { count: 0, totalMs: 0, maxMs: 0, drainingCount: 0, drainingMaxMs: 0 };
     const during = underLoad(Date.parse(time));
-    if (during) byStatement.set(key, { ...seen, count: seen.count + 1, totalMs: seen.totalMs + slow.ms, maxMs: Math.max(seen.maxMs, slow.ms) });
+    if (during)
+      byStatement.set(key, { ...seen, count: seen.count + 1, totalMs: seen.totalMs + slow.ms, maxMs: Math.max(seen.maxMs, slow.ms) });
     else byStatement.set(key, { ...seen, drainingCount: seen.drainingCount + 1, drainingMaxMs: Math.max(seen.drainingMaxMs, slow.ms) });
     if (OUTBOX_STATEMENT.test(key)) {
       if (during) outboxHeld.underLoad = Math.max(outboxHeld.underLoad, slow.ms);
@@ -217,12 +224,22 @@ function printSlowQueries(output: string): void {
   }
   // Under load: while a measured run's requests were coming (what visitors wait behind). Otherwise:
   // warm-up, and the deliveries going out between runs with no visitor waiting.
-  console.log(`\nthe database thread busy ${LOGGED_SLOWER_THAN_MS} ms or more at once (slow_query): ${byStatement.size === 0 ? "never" : ""}`);
+  console.log(
+    `\nthe database thread busy ${LOGGED_SLOWER_THAN_MS} ms or more at once (slow_query): ${byStatement.size === 0 ? "never" : ""}`,
+  );
   const rows = [...byStatement].sort((a, b) => b[1].totalMs - a[1].totalMs);
   if (rows.length > 0) console.log("  under load                             between runs");
   for (const [statement, seen] of rows) {
-    const during = seen.count === 0 ? "-".padEnd(38) : `${String(seen.count).padStart(5)} x, max ${seen.maxMs.toFixed(0).padStart(4)} ms, total ${seen.totalMs.toFixed(0).padStart(5)} ms`.padEnd(38);
-    const between = seen.drainingCount === 0 ? "-".padEnd(22) : `${String(seen.drainingCount).padStart(4)} x, max ${seen.drainingMaxMs.toFixed(0).padStart(4)} ms`.padEnd(22);
+    const during =
+      seen.count === 0
+        ? "-".padEnd(38)
+        : `${String(seen.count).padStart(5)} x, max ${seen.maxMs.toFixed(0).padStart(4)} ms, total ${seen.totalMs.toFixed(0).padStart(5)} ms`.padEnd(
+            38,
+          );
+    const between =
+      seen.drainingCount === 0
+        ? "-".padEnd(22)
+        : `${String(seen.drainingCount).padStart(4)} x, max ${seen.drainingMaxMs.toFixed(0).padStart(4)} ms`.padEnd(22);
     console.log(`  ${during} ${between} ${statement}`);
   }
 }
@@ -252,7 +269,11 @@ try {
   await load(site, "/api/waitlist", 3);
   await load(site, "/api/bench/floor", 3);
   // The flooded email's first sign-up, so that every request of the duplicate runs is a 409.
-  await fetch(`${site.url}/api/waitlist`, { method: "POST", headers: { "content-type": "application/json" }, body: signupBodyFor(FLOODED_EMAIL).body });
+  await fetch(`${site.url}/api/waitlist`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: signupBodyFor(FLOODED_EMAIL).body,
+  });
   if (DELIVERIES) await deliveriesDone(siteDb, Date.now());
   for (let round = 1; round <= ROUNDS; round += 1) {
     floorRuns.push(await load(site, "/api/bench/floor", SECONDS));
@@ -320,7 +341,8 @@ if (DELIVERIES) {
   const { emails, webhooks, others, delivered, notOnce, strangers, refused } = await checkDelivered(siteDb, firstOutboxRow);
   const newEntries = rows - entriesBefore;
   const latest = Math.max(...drainSeconds.map((seconds) => seconds ?? Number.POSITIVE_INFINITY));
-  deliveryProblem = emails !== newEntries || webhooks !== newEntries || delivered !== emails + webhooks + others || notOnce > 0 || strangers > 0;
+  deliveryProblem =
+    emails !== newEntries || webhooks !== newEntries || delivered !== emails + webhooks + others || notOnce > 0 || strangers > 0;
   console.log(
     `\ndeliveries (mail server: ${DELIVERIES}${refused > 0 ? `, ${refused} refused once` : ""}): ${emails} emails and ${webhooks} webhooks owed for ${newEntries} new entries` +
       `${others > 0 ? ` and ${others} other deliveries (overdue webhooks)` : ""}; ` +

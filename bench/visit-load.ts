@@ -38,7 +38,8 @@ async function load(server: SiteServer, kind: "signups" | "beacons"): Promise<Me
       {
         method: "POST",
         setupRequest: (request) => {
-          if (kind === "signups") return { ...request, headers: { "content-type": "application/json" }, body: uniqueSignupBody("visits-bench").body };
+          if (kind === "signups")
+            return { ...request, headers: { "content-type": "application/json" }, body: uniqueSignupBody("visits-bench").body };
           sequence += 1;
           const visitor = sequence % 5_000;
           const body = JSON.stringify({
@@ -50,7 +51,12 @@ async function load(server: SiteServer, kind: "signups" | "beacons"): Promise<Me
           });
           return {
             ...request,
-            headers: { "content-type": "text/plain;charset=UTF-8", "user-agent": CHROME, "x-forwarded-for": `10.${visitor >> 8}.${visitor & 255}.9`, origin: server.url },
+            headers: {
+              "content-type": "text/plain;charset=UTF-8",
+              "user-agent": CHROME,
+              "x-forwarded-for": `10.${visitor >> 8}.${visitor & 255}.9`,
+              origin: server.url,
+            },
             body,
           };
         },
@@ -76,7 +82,9 @@ try {
     for (const kind of ["signups", "beacons"] as const) {
       const measured = await load(server, kind);
       results[kind].push(measured);
-      console.log(`round ${round}  ${kind.padEnd(8)} ${measured.rps.toFixed(0).padStart(6)} req/s  p99 ${String(measured.p99).padStart(4)} ms  answered ${measured.ok}, other ${measured.other}`);
+      console.log(
+        `round ${round}  ${kind.padEnd(8)} ${measured.rps.toFixed(0).padStart(6)} req/s  p99 ${String(measured.p99).padStart(4)} ms  answered ${measured.ok}, other ${measured.other}`,
+      );
     }
   }
 } finally {
@@ -87,10 +95,16 @@ const signups = median(results.signups.map((m) => m.rps));
 const beacons = median(results.beacons.map((m) => m.rps));
 const answered = results.beacons.reduce((sum, m) => sum + m.ok, 0);
 const db = new Database(databaseFile, { readonly: true });
-const counted = (db.prepare("SELECT coalesce(sum(events), 0) AS n FROM traffic_days WHERE step = 'view' AND dimension = 'site'").get() as { n: number }).n;
+const counted = (
+  db.prepare("SELECT coalesce(sum(events), 0) AS n FROM traffic_days WHERE step = 'view' AND dimension = 'site'").get() as { n: number }
+).n;
 db.close();
-console.log(`\nmedian sign-ups ${signups.toFixed(0)} req/s, beacons ${beacons.toFixed(0)} req/s: ratio ${(beacons / signups).toFixed(2)} (target at least 2.00)`);
+console.log(
+  `\nmedian sign-ups ${signups.toFixed(0)} req/s, beacons ${beacons.toFixed(0)} req/s: ratio ${(beacons / signups).toFixed(2)} (target at least 2.00)`,
+);
 // Requests still in flight when a round ended are counted by the server but not tallied here: at most one per connection.
 const allCounted = counted >= answered && counted - answered <= CONNECTIONS * ROUNDS;
-console.log(`beacons answered 204: ${answered}; views counted: ${counted} (${allCounted ? "every answered one, plus those in flight at a round's end" : "NOT every answered one"})`);
+console.log(
+  `beacons answered 204: ${answered}; views counted: ${counted} (${allCounted ? "every answered one, plus those in flight at a round's end" : "NOT every answered one"})`,
+);
 if (!allCounted || results.beacons.some((m) => m.other > 0)) process.exitCode = 1;

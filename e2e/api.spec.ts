@@ -75,7 +75,10 @@ test.describe("POST /api/waitlist on the production server", () => {
     expect(storedEntry(email)).toBeUndefined();
   });
 
-  test("limits attempts per client address to 5 per 10 minutes, with Retry-After, and keeps other addresses apart", async ({ playwright, baseURL }) => {
+  test("limits attempts per client address to 5 per 10 minutes, with Retry-After, and keeps other addresses apart", async ({
+    playwright,
+    baseURL,
+  }) => {
     const address = uniqueClientAddress();
     const client = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address } });
     try {

@@ -27,7 +27,9 @@ async function expectAxeClean(page: Page) {
 function closeEveryoneAwaitingBut(ids: number[]) {
   withTestDatabase((sqlite) =>
     sqlite
-      .prepare(`UPDATE waitlist_entries SET follow_up_state = 'closed', closed_reason = 'no_answer' WHERE follow_up_state = 'awaiting' AND id NOT IN (${ids.map(() => "?").join(", ")})`)
+      .prepare(
+        `UPDATE waitlist_entries SET follow_up_state = 'closed', closed_reason = 'no_answer' WHERE follow_up_state = 'awaiting' AND id NOT IN (${ids.map(() => "?").join(", ")})`,
+      )
       .run(...ids),
   );
 }
@@ -35,11 +37,20 @@ function closeEveryoneAwaitingBut(ids: number[]) {
 test.describe("the follow-up queue", () => {
   test.describe.configure({ mode: "serial" });
 
-  test("sign up, see the entry on top with 48 hours left, contact it by keyboard, invite it by email, and the visitor sees each step", async ({ page, browser, request, baseURL }) => {
+  test("sign up, see the entry on top with 48 hours left, contact it by keyboard, invite it by email, and the visitor sees each step", async ({
+    page,
+    browser,
+    request,
+    baseURL,
+  }) => {
     test.setTimeout(120_000);
     const operator = await enrolNewOperator(page, "follow", baseURL!);
     // Its own domain: it waits for two emails, which example.com's hourly cap (20, shared by every spec) could hold back.
-    const visitor = { ...uniqueVisitor("follow", "follow.example.com"), contact_name: `Quinn Follow ${Date.now()}`, company_name: "Quinn Electric" };
+    const visitor = {
+      ...uniqueVisitor("follow", "follow.example.com"),
+      contact_name: `Quinn Follow ${Date.now()}`,
+      company_name: "Quinn Electric",
+    };
     await signUpThroughApi(request, visitor);
     const entryId = Number(storedEntry(visitor.email)!.id);
     closeEveryoneAwaitingBut([entryId]);
@@ -93,7 +104,9 @@ test.describe("the follow-up queue", () => {
     await page.getByRole("button", { name: "Change the follow-up" }).click();
     await expect(page.getByRole("status").first()).toContainText("1 entry marked invited.");
     await expect.poll(async () => (await mailsTo(visitor.email)).length, { timeout: 15_000 }).toBe(2);
-    const invitation = (await mailsTo(visitor.email)).find((mail) => mail.subject !== undefined && mail.subject.startsWith("Your founding spot"))!;
+    const invitation = (await mailsTo(visitor.email)).find(
+      (mail) => mail.subject !== undefined && mail.subject.startsWith("Your founding spot"),
+    )!;
     expect(invitation.subject).toBe(`Your founding spot, ${visitor.contact_name}`);
     expect(invitation.text).toContain("Quinn Electric has one of our 100 founding-member spots");
     expect(invitation.html).toContain("Quinn Electric");

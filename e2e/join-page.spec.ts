@@ -23,7 +23,9 @@ const JOIN_DOMAIN = "join.example.com";
 const scan = (page: Page) => new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
 
 const entriesFor = (email: string) =>
-  withTestDatabase((sqlite) => (sqlite.prepare("SELECT count(*) AS n FROM waitlist_entries WHERE email = ?").get(email) as { n: number }).n);
+  withTestDatabase(
+    (sqlite) => (sqlite.prepare("SELECT count(*) AS n FROM waitlist_entries WHERE email = ?").get(email) as { n: number }).n,
+  );
 
 /** The join page's form: the page's main content. */
 const joinForm = (page: Page): Locator => page.getByRole("main");
@@ -38,7 +40,9 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   for (const [path, joinLink] of JOIN_LINKS) {
-    test(`from ${path}: a missing field and a wrong answer keep every value, then joining works and a second try is a duplicate`, async ({ page }) => {
+    test(`from ${path}: a missing field and a wrong answer keep every value, then joining works and a second try is a duplicate`, async ({
+      page,
+    }) => {
       const visitor = uniqueVisitor(`nojs${path.replace("/", "-")}`, JOIN_DOMAIN);
       await page.goto(path);
       await joinLink(page).click();
@@ -72,7 +76,11 @@ test.describe("without JavaScript", () => {
       await form.getByRole("button", { name: "Secure My Spot" }).click();
       await expect(form.getByRole("heading", { level: 1, name: "You're On The List!" })).toBeVisible();
       await expect(form).toContainText(`Thanks, ${visitor.contact_name}. ${visitor.company_name} has a founding-member spot waiting.`);
-      expect(storedEntry(visitor.email)).toMatchObject({ company_name: visitor.company_name, source_page: path, notice_version: PRIVACY_NOTICE_VERSION });
+      expect(storedEntry(visitor.email)).toMatchObject({
+        company_name: visitor.company_name,
+        source_page: path,
+        notice_version: PRIVACY_NOTICE_VERSION,
+      });
 
       // The same address again: the spec's duplicate message, a way to the link, still one entry.
       await page.goto("/join");
@@ -102,7 +110,10 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("main").getByRole("link", { name: "Privacy notice" })).toHaveAttribute("href", "/privacy");
   });
 
-  test("email me my link again: one new link to the address on the list, the same answer for an unknown one, one an hour", async ({ page, request }) => {
+  test("email me my link again: one new link to the address on the list, the same answer for an unknown one, one an hour", async ({
+    page,
+    request,
+  }) => {
     const visitor = uniqueVisitor("linkagain", "link.example.com");
     await signUpThroughApi(request, visitor);
     await expect.poll(async () => (await mailsTo(visitor.email)).length, { timeout: 15_000 }).toBe(1);
@@ -189,7 +200,17 @@ test.describe("the new pages: axe and the keyboard", () => {
       order.push(await page.evaluate(() => document.activeElement?.getAttribute("name") ?? document.activeElement?.textContent ?? ""));
       await page.keyboard.press("Tab");
     }
-    expect(order).toEqual(["company_name", "contact_name", "email", "phone", "business_type", "company_size", "notes", "challenge_answer", "intent"]);
+    expect(order).toEqual([
+      "company_name",
+      "contact_name",
+      "email",
+      "phone",
+      "business_type",
+      "company_size",
+      "notes",
+      "challenge_answer",
+      "intent",
+    ]);
     await fillSignup(form, visitor);
     await form.getByLabel("Security check").fill(await answerFor(form));
     await form.getByLabel("Security check").press("Enter");

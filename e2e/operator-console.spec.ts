@@ -12,12 +12,22 @@ import { enrolNewOperator } from "./support/operator";
 import { expect, test } from "./support/test";
 import { signUpThroughApi, uniqueVisitor } from "./support/waitlist";
 
-const entryCount = () => withTestDatabase((sqlite) => (sqlite.prepare("SELECT count(*) AS n FROM waitlist_entries").get() as { n: number }).n);
+const entryCount = () =>
+  withTestDatabase((sqlite) => (sqlite.prepare("SELECT count(*) AS n FROM waitlist_entries").get() as { n: number }).n);
 const auditOf = (entryId: number) =>
-  withTestDatabase((sqlite) => sqlite.prepare("SELECT actor, action FROM operator_actions WHERE entry_id = ? ORDER BY id").all(entryId) as { actor: string; action: string }[]);
+  withTestDatabase(
+    (sqlite) =>
+      sqlite.prepare("SELECT actor, action FROM operator_actions WHERE entry_id = ? ORDER BY id").all(entryId) as {
+        actor: string;
+        action: string;
+      }[],
+  );
 
 test.describe("the operator console", () => {
-  test("a passkey button is disabled until the page's script can run the ceremony, so an early tap is not lost", async ({ browser, baseURL }) => {
+  test("a passkey button is disabled until the page's script can run the ceremony, so an early tap is not lost", async ({
+    browser,
+    baseURL,
+  }) => {
     // Without a script the button can do nothing: it must not look as if it could.
     const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
     const page = await context.newPage();
@@ -73,7 +83,10 @@ test.describe("the operator console", () => {
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download CSV" }).click();
     const file = await (await download).path();
-    const records = parse(await import("node:fs/promises").then((fs) => fs.readFile(file!, "utf8")), { columns: true }) as Record<string, string>[];
+    const records = parse(await import("node:fs/promises").then((fs) => fs.readFile(file!, "utf8")), { columns: true }) as Record<
+      string,
+      string
+    >[];
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ id: String(stored.id), email: visitor.email, company_name: visitor.company_name });
 
@@ -151,8 +164,19 @@ test.describe("the operator console", () => {
     await lost.goto("/operator/account");
     await addVirtualAuthenticator(lost);
     await lost.getByRole("button", { name: "Add a passkey" }).click();
-    await expect(lost.getByRole("alert").filter({ hasText: "Adding a passkey needs a passkey sign-in within the last 10 minutes" })).toBeVisible();
-    expect(withTestDatabase((sqlite) => (sqlite.prepare("SELECT count(*) AS n FROM operator_passkeys WHERE operator_id = (SELECT id FROM operators WHERE email = ?)").get(email) as { n: number }).n)).toBe(1);
+    await expect(
+      lost.getByRole("alert").filter({ hasText: "Adding a passkey needs a passkey sign-in within the last 10 minutes" }),
+    ).toBeVisible();
+    expect(
+      withTestDatabase(
+        (sqlite) =>
+          (
+            sqlite
+              .prepare("SELECT count(*) AS n FROM operator_passkeys WHERE operator_id = (SELECT id FROM operators WHERE email = ?)")
+              .get(email) as { n: number }
+          ).n,
+      ),
+    ).toBe(1);
 
     // The link is used up.
     const third = await browser.newContext({ baseURL });
@@ -214,7 +238,14 @@ test.describe("the operator console", () => {
     const entryPath = `/operator/entries/${storedEntry(visitor.email)!.id}`;
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      for (const path of ["/operator?days=90&split=campaign", "/operator/entries?type=hvac", entryPath, `${entryPath}?confirm=remove`, "/operator/audit", "/operator/account"]) {
+      for (const path of [
+        "/operator?days=90&split=campaign",
+        "/operator/entries?type=hvac",
+        entryPath,
+        `${entryPath}?confirm=remove`,
+        "/operator/audit",
+        "/operator/account",
+      ]) {
         await page.goto(path);
         await check(`${path} at ${width}px`);
       }

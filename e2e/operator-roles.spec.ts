@@ -11,15 +11,32 @@ import { signUpThroughApi, uniqueVisitor } from "./support/waitlist";
 import { storedEntry } from "./support/database";
 import { mailsTo } from "./support/mail";
 
-const operatorIdOf = (email: string) => withTestDatabase((sqlite) => (sqlite.prepare("SELECT id FROM operators WHERE email = ?").get(email) as { id: string }).id);
-const sessionsOf = (email: string) => withTestDatabase((sqlite) => sqlite.prepare("SELECT id FROM operator_sessions WHERE operator_id = ?").all(operatorIdOf(email)) as { id: string }[]);
-const actionsOf = (email: string) => withTestDatabase((sqlite) => (sqlite.prepare("SELECT action FROM operator_actions WHERE operator_id = ? ORDER BY id").all(operatorIdOf(email)) as { action: string }[]).map((row) => row.action));
-const passkeysOf = (email: string) => withTestDatabase((sqlite) => (sqlite.prepare("SELECT count(*) AS n FROM operator_passkeys WHERE operator_id = ?").get(operatorIdOf(email)) as { n: number }).n);
+const operatorIdOf = (email: string) =>
+  withTestDatabase((sqlite) => (sqlite.prepare("SELECT id FROM operators WHERE email = ?").get(email) as { id: string }).id);
+const sessionsOf = (email: string) =>
+  withTestDatabase(
+    (sqlite) => sqlite.prepare("SELECT id FROM operator_sessions WHERE operator_id = ?").all(operatorIdOf(email)) as { id: string }[],
+  );
+const actionsOf = (email: string) =>
+  withTestDatabase((sqlite) =>
+    (
+      sqlite.prepare("SELECT action FROM operator_actions WHERE operator_id = ? ORDER BY id").all(operatorIdOf(email)) as {
+        action: string;
+      }[]
+    ).map((row) => row.action),
+  );
+const passkeysOf = (email: string) =>
+  withTestDatabase(
+    (sqlite) =>
+      (sqlite.prepare("SELECT count(*) AS n FROM operator_passkeys WHERE operator_id = ?").get(operatorIdOf(email)) as { n: number }).n,
+  );
 
 /** Makes the operator's passkey sign-in 11 minutes old: still signed in, no longer fresh. */
 function ageSignIn(email: string) {
   const eleven = new Date(Date.now() - 11 * 60_000).toISOString().replace("Z", "+00:00");
-  withTestDatabase((sqlite) => sqlite.prepare("UPDATE operator_sessions SET created_at = ? WHERE operator_id = ?").run(eleven, operatorIdOf(email)));
+  withTestDatabase((sqlite) =>
+    sqlite.prepare("UPDATE operator_sessions SET created_at = ? WHERE operator_id = ?").run(eleven, operatorIdOf(email)),
+  );
 }
 
 async function sessionCookie(context: BrowserContext) {
@@ -29,7 +46,10 @@ async function sessionCookie(context: BrowserContext) {
 }
 
 test.describe("roles and the fresh sign-in", () => {
-  test("adding a passkey after 10 minutes: confirm with the passkey, back to Account, the old session replaced", async ({ page, baseURL }) => {
+  test("adding a passkey after 10 minutes: confirm with the passkey, back to Account, the old session replaced", async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(90_000);
     const { email, authenticator } = await enrolWithAuthenticator(page, "stepup", baseURL!);
     ageSignIn(email);
@@ -101,7 +121,12 @@ test.describe("roles and the fresh sign-in", () => {
     expect(actionsOf(email)).toContain("follow_up_noted");
   });
 
-  test("the console's Server Actions check the role, the fresh sign-in and the page they came from", async ({ page, browser, request, baseURL }) => {
+  test("the console's Server Actions check the role, the fresh sign-in and the page they came from", async ({
+    page,
+    browser,
+    request,
+    baseURL,
+  }) => {
     test.setTimeout(120_000);
     const admin = await enrolNewOperator(page, "actions", baseURL!);
     await page.goto("/operator/invitation");
@@ -117,7 +142,12 @@ test.describe("roles and the fresh sign-in", () => {
     // The same post without the browser's Origin and Sec-Fetch-Site (a script, or a browser that leaves them out).
     const cookie = await sessionCookie(page.context());
     const replay = await request.post("/operator/invitation", {
-      headers: { "Content-Type": saved.headers()["content-type"]!, "Next-Action": saved.headers()["next-action"]!, Accept: "text/x-component", Cookie: `${cookie.name}=${cookie.value}` },
+      headers: {
+        "Content-Type": saved.headers()["content-type"]!,
+        "Next-Action": saved.headers()["next-action"]!,
+        Accept: "text/x-component",
+        Cookie: `${cookie.name}=${cookie.value}`,
+      },
       data: saved.postDataBuffer()!,
     });
     expect(await replay.text()).toContain("This request did not come from a console page, so nothing was changed.");
@@ -143,7 +173,11 @@ test.describe("roles and the fresh sign-in", () => {
     await memberContext.close();
   });
 
-  test("an admin adds an operator from the console, the link shown once enrols them, then changes their role and removes them", async ({ page, browser, baseURL }) => {
+  test("an admin adds an operator from the console, the link shown once enrols them, then changes their role and removes them", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(120_000);
     const admin = await enrolNewOperator(page, "admin", baseURL!);
     await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Operators" }).click();
@@ -153,7 +187,9 @@ test.describe("roles and the fresh sign-in", () => {
     await page.getByLabel("Name (optional)").fill("Newcomer");
     await page.getByRole("button", { name: "Add operator" }).click();
     // With SMTP (as this server has), the link goes to them by email and is not shown.
-    const status = page.getByRole("status").filter({ hasText: `${newcomer} is now an operator (member). The one-time enrolment link was emailed to ${newcomer}` });
+    const status = page
+      .getByRole("status")
+      .filter({ hasText: `${newcomer} is now an operator (member). The one-time enrolment link was emailed to ${newcomer}` });
     await expect(status).toBeVisible();
     await expect(status.locator(".font-mono")).toHaveCount(0);
     await expect.poll(async () => (await mailsTo(newcomer)).length, { timeout: 15_000 }).toBe(1);

@@ -14,7 +14,14 @@ test.describe("the landing page", () => {
 
     for (const id of ["features", "testimonials", "pricing"]) await expect(page.locator(`section#${id}`)).toBeVisible();
     const features = page.locator("#features");
-    for (const title of ["Scheduling & Dispatch", "Invoicing & Payments", "Smart Reminders", "Customer Hub", "Revenue Insights", "Time Tracking"]) {
+    for (const title of [
+      "Scheduling & Dispatch",
+      "Invoicing & Payments",
+      "Smart Reminders",
+      "Customer Hub",
+      "Revenue Insights",
+      "Time Tracking",
+    ]) {
       await expect(features.getByRole("heading", { name: title })).toBeVisible();
     }
     await expect(page.locator("#testimonials blockquote")).toHaveCount(3);
@@ -54,7 +61,11 @@ test.describe("the landing page", () => {
   test("navigation anchors lead to their sections", async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto("/about");
-    for (const [label, id] of [["Features", "features"], ["Pricing", "pricing"], ["Testimonials", "testimonials"]]) {
+    for (const [label, id] of [
+      ["Features", "features"],
+      ["Pricing", "pricing"],
+      ["Testimonials", "testimonials"],
+    ]) {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label }).click();
       await expect(page).toHaveURL(new RegExp(`/#${id}$`));
       await expect(page.locator(`#${id}`)).toBeInViewport();
@@ -184,8 +195,7 @@ for (const width of [360, 1440]) {
 }
 
 test.describe("accessibility (axe: WCAG 2 A, AA, 2.1 AA)", () => {
-  const scan = (page: import("@playwright/test").Page) =>
-    new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+  const scan = (page: import("@playwright/test").Page) => new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
 
   for (const path of PAGES) {
     test(`no violations on ${path}`, async ({ page }) => {

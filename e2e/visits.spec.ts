@@ -20,18 +20,26 @@ const campaignOf = (tag: string) => `${tag}-${Date.now().toString(36)}-${Math.ra
 
 /** traffic_days for one campaign (utm_source "newsletter", utm_medium "email"), per step. */
 function campaignTraffic(campaign: string, source = "newsletter", medium = "email"): Record<string, { events: number; visitors: number }> {
-  const rows = withTestDatabase((sqlite) =>
-    sqlite
-      .prepare("SELECT step, sum(events) AS events, sum(visitors) AS visitors FROM traffic_days WHERE dimension = 'campaign' AND value = ? GROUP BY step")
-      .all(JSON.stringify([source, medium, campaign])) as { step: string; events: number; visitors: number }[],
+  const rows = withTestDatabase(
+    (sqlite) =>
+      sqlite
+        .prepare(
+          "SELECT step, sum(events) AS events, sum(visitors) AS visitors FROM traffic_days WHERE dimension = 'campaign' AND value = ? GROUP BY step",
+        )
+        .all(JSON.stringify([source, medium, campaign])) as { step: string; events: number; visitors: number }[],
   );
   return Object.fromEntries(rows.map((row) => [row.step, { events: row.events, visitors: row.visitors }]));
 }
 
 /** The page's beacon (or image) reached the server and was answered. */
-const visitAnswered = (page: Page) => page.waitForResponse((response) => new URL(response.url()).pathname === "/api/visit", { timeout: 15_000 });
+const visitAnswered = (page: Page) =>
+  page.waitForResponse((response) => new URL(response.url()).pathname === "/api/visit", { timeout: 15_000 });
 
-test("a campaign's visit is followed to a confirmed sign-up and counted once, with no cookie and nothing that names the visitor", async ({ page, context, extraHTTPHeaders }) => {
+test("a campaign's visit is followed to a confirmed sign-up and counted once, with no cookie and nothing that names the visitor", async ({
+  page,
+  context,
+  extraHTTPHeaders,
+}) => {
   const campaign = campaignOf("e2e-funnel");
   const viewed = visitAnswered(page);
   await page.goto(`/?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`);
@@ -54,31 +62,51 @@ test("a campaign's visit is followed to a confirmed sign-up and counted once, wi
   await page.getByRole("button", { name: "Confirm my email" }).click();
   await expect(page.getByRole("status")).toHaveText("Thanks, your email address is confirmed.");
 
-  await expect.poll(() => campaignTraffic(campaign)).toEqual({
-    view: { events: 2, visitors: 1 },
-    open: { events: 1, visitors: 1 },
-    submit: { events: 1, visitors: 1 },
-  });
-  const signups = withTestDatabase((sqlite) => sqlite.prepare("SELECT page, sum(signups) AS signups, sum(confirmed) AS confirmed FROM signup_days WHERE campaign = ? GROUP BY page").all(campaign));
+  await expect
+    .poll(() => campaignTraffic(campaign))
+    .toEqual({
+      view: { events: 2, visitors: 1 },
+      open: { events: 1, visitors: 1 },
+      submit: { events: 1, visitors: 1 },
+    });
+  const signups = withTestDatabase((sqlite) =>
+    sqlite
+      .prepare("SELECT page, sum(signups) AS signups, sum(confirmed) AS confirmed FROM signup_days WHERE campaign = ? GROUP BY page")
+      .all(campaign),
+  );
   expect(signups).toEqual([{ page: "/about", signups: 1, confirmed: 1 }]);
   // The referrer of the landing: none (typed in); the move to /about is not a referral.
-  expect(withTestDatabase((sqlite) => sqlite.prepare("SELECT count(*) AS n FROM traffic_days WHERE dimension = 'referrer' AND value LIKE '%localhost%'").get())).toEqual({ n: 0 });
+  expect(
+    withTestDatabase((sqlite) =>
+      sqlite.prepare("SELECT count(*) AS n FROM traffic_days WHERE dimension = 'referrer' AND value LIKE '%localhost%'").get(),
+    ),
+  ).toEqual({ n: 0 });
 
   expect(await context.cookies()).toEqual([]);
   expect(await page.evaluate(() => ({ local: localStorage.length, cookie: document.cookie }))).toEqual({ local: 0, cookie: "" });
   const userAgent = await page.evaluate(() => navigator.userAgent);
   const stored = withTestDatabase((sqlite) =>
-    ["traffic_days", "vital_days", "visit_salts", "visit_marks", "visit_addresses", "signup_days"].map((table) => JSON.stringify(sqlite.prepare(`SELECT * FROM ${table}`).all())).join("\n"),
+    ["traffic_days", "vital_days", "visit_salts", "visit_marks", "visit_addresses", "signup_days"]
+      .map((table) => JSON.stringify(sqlite.prepare(`SELECT * FROM ${table}`).all()))
+      .join("\n"),
   );
   // The address the server saw this visitor come from (the fixture's X-Forwarded-For, one trusted hop).
   const address = extraHTTPHeaders?.["X-Forwarded-For"];
   expect(address).toMatch(/^198\.1[89]\./);
-  for (const secret of [userAgent, "HeadlessChrome", address!, address!.split(".").slice(0, 3).join(".")]) expect(stored).not.toContain(secret);
+  for (const secret of [userAgent, "HeadlessChrome", address!, address!.split(".").slice(0, 3).join(".")])
+    expect(stored).not.toContain(secret);
 });
 
 test("the page's speed is measured in the visitor's browser and counted for its page", async ({ page }) => {
   const lcpOfJoin = () =>
-    withTestDatabase((sqlite) => (sqlite.prepare("SELECT coalesce(sum(count), 0) AS n FROM vital_days WHERE page = '/careers' AND metric = 'LCP' AND day = ?").get(today()) as { n: number }).n);
+    withTestDatabase(
+      (sqlite) =>
+        (
+          sqlite
+            .prepare("SELECT coalesce(sum(count), 0) AS n FROM vital_days WHERE page = '/careers' AND metric = 'LCP' AND day = ?")
+            .get(today()) as { n: number }
+        ).n,
+    );
   const before = lcpOfJoin();
   const viewed = visitAnswered(page);
   await page.goto("/careers");
@@ -126,7 +154,9 @@ test.describe("without JavaScript", () => {
     expect(await context.cookies()).toEqual([]);
   });
 
-  test("the join page's form counts as sent, on the page and campaign the visitor came from, only once it passes its checks", async ({ page }) => {
+  test("the join page's form counts as sent, on the page and campaign the visitor came from, only once it passes its checks", async ({
+    page,
+  }) => {
     const campaign = campaignOf("e2e-nojs-join");
     await page.goto(`/about?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`);
     await page.getByRole("region", { name: "Want to build it with us?" }).getByRole("link", { name: "Join the Waitlist" }).click();
@@ -143,11 +173,17 @@ test.describe("without JavaScript", () => {
 
     // Without a script, only the landing page's image knows the campaign; the form carries it on.
     await expect.poll(() => campaignTraffic(campaign)).toEqual({ view: { events: 1, visitors: 1 }, submit: { events: 1, visitors: 1 } });
-    expect(withTestDatabase((sqlite) => sqlite.prepare("SELECT page, signups FROM signup_days WHERE campaign = ?").all(campaign))).toEqual([{ page: "/about", signups: 1 }]);
+    expect(withTestDatabase((sqlite) => sqlite.prepare("SELECT page, signups FROM signup_days WHERE campaign = ?").all(campaign))).toEqual([
+      { page: "/about", signups: 1 },
+    ]);
   });
 });
 
-test("the Campaigns page shows a campaign's funnel to a member, sorts it without a script's help, and downloads it", async ({ page, browser, baseURL }) => {
+test("the Campaigns page shows a campaign's funnel to a member, sorts it without a script's help, and downloads it", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   const campaign = campaignOf("e2e-console");
   const visit = await browser.newPage({ baseURL });
@@ -173,6 +209,14 @@ test("the Campaigns page shows a campaign's funnel to a member, sorts it without
   await expect(table.getByRole("columnheader", { name: /Sign-up rate/ })).toHaveAttribute("aria-sort", "ascending");
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
-  const rows = parse(await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks)), { columns: true }) as Record<string, string>[];
-  expect(rows.find((record) => record.campaign === campaign)).toMatchObject({ breakdown: "campaign", source: "newsletter", medium: "email", visitors: "1", signed_up: "0" });
+  const rows = parse(await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks)), {
+    columns: true,
+  }) as Record<string, string>[];
+  expect(rows.find((record) => record.campaign === campaign)).toMatchObject({
+    breakdown: "campaign",
+    source: "newsletter",
+    medium: "email",
+    visitors: "1",
+    signed_up: "0",
+  });
 });

@@ -21,7 +21,12 @@ test.beforeAll(async () => {
   server = await startSiteServer({
     port: PORT,
     databaseFile: file,
-    env: { SITE_URL: `http://127.0.0.1:${PORT}`, WAITLIST_MIN_SUBMIT_MS: "0", TRUST_PROXY_HOPS: "1", WAITLIST_SECRET: "e2e-busy-secret-0123456789abcdefghijklmn" },
+    env: {
+      SITE_URL: `http://127.0.0.1:${PORT}`,
+      WAITLIST_MIN_SUBMIT_MS: "0",
+      TRUST_PROXY_HOPS: "1",
+      WAITLIST_SECRET: "e2e-busy-secret-0123456789abcdefghijklmn",
+    },
   });
 });
 
@@ -29,7 +34,9 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-test("a 503 shows 'try again in a moment', keeps the form, stores nothing, and the same form goes through once the lock is gone", async ({ page }) => {
+test("a 503 shows 'try again in a moment', keeps the form, stores nothing, and the same form goes through once the lock is gone", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await page.goto(`${server.url}/`);
   const dialog = await openFromHeader(page);

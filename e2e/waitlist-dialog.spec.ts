@@ -22,11 +22,27 @@ function countSignupRequests(page: Page): { count: number } {
 test.describe("opening and closing the dialog", () => {
   const openers: [string, string, (page: Page) => ReturnType<Page["getByRole"]>][] = [
     ["the navigation", "/", (page) => page.getByRole("banner").getByRole("link", { name: "Join Waitlist" })],
-    ["the hero", "/", (page) => page.getByRole("region", { name: /Run your whole service business/ }).getByRole("link", { name: "Join the Waitlist" })],
-    ["the closing call to action", "/", (page) => page.getByRole("region", { name: "Claim your founding-member spot" }).getByRole("link", { name: "Join the Waitlist" })],
+    [
+      "the hero",
+      "/",
+      (page) => page.getByRole("region", { name: /Run your whole service business/ }).getByRole("link", { name: "Join the Waitlist" }),
+    ],
+    [
+      "the closing call to action",
+      "/",
+      (page) => page.getByRole("region", { name: "Claim your founding-member spot" }).getByRole("link", { name: "Join the Waitlist" }),
+    ],
     ["a pricing plan", "/", (page) => page.locator("#pricing").getByRole("link", { name: "Join Waitlist" }).first()],
-    ["/about", "/about", (page) => page.getByRole("region", { name: "Want to build it with us?" }).getByRole("link", { name: "Join the Waitlist" })],
-    ["/careers", "/careers", (page) => page.getByRole("region", { name: "Run a service business?" }).getByRole("link", { name: "Join the Waitlist" })],
+    [
+      "/about",
+      "/about",
+      (page) => page.getByRole("region", { name: "Want to build it with us?" }).getByRole("link", { name: "Join the Waitlist" }),
+    ],
+    [
+      "/careers",
+      "/careers",
+      (page) => page.getByRole("region", { name: "Run a service business?" }).getByRole("link", { name: "Join the Waitlist" }),
+    ],
   ];
 
   for (const [where, path, opener] of openers) {
@@ -71,9 +87,25 @@ test.describe("opening and closing the dialog", () => {
     await expect(dialog.getByLabel("Email")).toHaveAttribute("type", "email");
     await expect(dialog.getByLabel("Phone")).toHaveAttribute("type", "tel");
     const values = (name: string) =>
-      dialog.getByLabel(name).locator("option:not([disabled])").evaluateAll((options) => options.map((o) => `${(o as HTMLOptionElement).value}=${o.textContent}`));
-    expect(await values("Business type")).toEqual(["hvac=HVAC", "plumbing=Plumbing", "electrical=Electrical", "general_contractor=General Contractor", "landscaping=Landscaping", "other=Other"]);
-    expect(await values("Company size")).toEqual(["1-5=1-5 employees", "6-10=6-10 employees", "11-25=11-25 employees", "26-50=26-50 employees", "50+=50+ employees"]);
+      dialog
+        .getByLabel(name)
+        .locator("option:not([disabled])")
+        .evaluateAll((options) => options.map((o) => `${(o as HTMLOptionElement).value}=${o.textContent}`));
+    expect(await values("Business type")).toEqual([
+      "hvac=HVAC",
+      "plumbing=Plumbing",
+      "electrical=Electrical",
+      "general_contractor=General Contractor",
+      "landscaping=Landscaping",
+      "other=Other",
+    ]);
+    expect(await values("Company size")).toEqual([
+      "1-5=1-5 employees",
+      "6-10=6-10 employees",
+      "11-25=11-25 employees",
+      "26-50=26-50 employees",
+      "50+=50+ employees",
+    ]);
   });
 });
 
@@ -136,7 +168,12 @@ test.describe("submitting through the real endpoint", () => {
 
     await expect(dialog.getByRole("heading", { name: "You're On The List!" })).toBeVisible();
     await expect(dialog).toContainText("within 48 hours");
-    expect(storedEntry(visitor.email)).toMatchObject({ company_name: visitor.company_name, business_type: visitor.business_type, company_size: visitor.company_size, notes: visitor.notes });
+    expect(storedEntry(visitor.email)).toMatchObject({
+      company_name: visitor.company_name,
+      business_type: visitor.business_type,
+      company_size: visitor.company_size,
+      notes: visitor.notes,
+    });
 
     await dialog.getByRole("button", { name: "Done" }).click();
     await expect(dialog).toBeHidden();
@@ -197,7 +234,9 @@ test.describe("submitting through the real endpoint", () => {
     await expect(dialog.getByRole("heading", { name: "You're On The List!" })).toBeVisible();
   });
 
-  test("a server failure (a trigger in the test database refuses the insert: a real 500) shows the generic message and keeps everything typed", async ({ page }) => {
+  test("a server failure (a trigger in the test database refuses the insert: a real 500) shows the generic message and keeps everything typed", async ({
+    page,
+  }) => {
     // Only addresses at fail.example are refused, so other tests running beside this one are unaffected.
     withTestDatabase((sqlite) =>
       sqlite.exec(`CREATE TRIGGER IF NOT EXISTS e2e_refuse_fail_example BEFORE INSERT ON waitlist_entries
@@ -238,10 +277,14 @@ test.describe("submitting through the real endpoint", () => {
     const firstQuestion = await dialog.getByTestId("math-question").textContent();
     await dialog.getByLabel("Security check").fill(await answerFor(dialog));
     // Swap in the used token on the way out; the real server then refuses it.
-    await page.route("**/api/waitlist", async (route) => {
-      const body = JSON.parse(route.request().postData() ?? "{}");
-      await route.continue({ postData: JSON.stringify({ ...body, challenge_token: used.token, challenge_answer: usedAnswer }) });
-    }, { times: 1 });
+    await page.route(
+      "**/api/waitlist",
+      async (route) => {
+        const body = JSON.parse(route.request().postData() ?? "{}");
+        await route.continue({ postData: JSON.stringify({ ...body, challenge_token: used.token, challenge_answer: usedAnswer }) });
+      },
+      { times: 1 },
+    );
     const refused = page.waitForResponse("**/api/waitlist");
     await dialog.getByRole("button", { name: "Secure My Spot" }).click();
     expect((await refused).status()).toBe(400);
@@ -265,7 +308,9 @@ test.describe("submitting through the real endpoint", () => {
     await fillSignup(dialog, visitor);
     // Five attempts from this test's address use up its allowance (5 per 10 minutes).
     for (let i = 0; i < 5; i += 1) {
-      const status = await page.evaluate(async () => (await fetch("/api/waitlist", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" })).status);
+      const status = await page.evaluate(
+        async () => (await fetch("/api/waitlist", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" })).status,
+      );
       expect(status).toBe(400);
     }
     await dialog.getByLabel("Security check").fill(await answerFor(dialog));
@@ -308,7 +353,11 @@ test.describe("submitting through the real endpoint", () => {
     await expect(confirmation).toContainText(visitor.contact_name);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
     expect(await dialog.locator("script, img").count()).toBe(0);
-    expect(storedEntry(visitor.email)).toMatchObject({ company_name: visitor.company_name, contact_name: visitor.contact_name, notes: visitor.notes });
+    expect(storedEntry(visitor.email)).toMatchObject({
+      company_name: visitor.company_name,
+      contact_name: visitor.contact_name,
+      notes: visitor.notes,
+    });
   });
 
   test("records the page and the visit's campaign with the sign-up", async ({ page }) => {

@@ -81,9 +81,20 @@ test.describe("the confirmation email and the visitor's page", () => {
     // Download my data: a file of what is held, the confirmation included.
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download my data" }).click()]);
     expect(download.suggestedFilename()).toBe("fieldcrew-waitlist-entry.json");
-    const data = JSON.parse(readFileSync(await download.path(), "utf8")) as { entry: Record<string, unknown>; notifications: { what: string; status: string }[] };
-    expect(data.entry).toMatchObject({ company_name: visitor.company_name, contact_name: visitor.contact_name, email: visitor.email, notes: visitor.notes, email_confirmed_at: expect.any(String) });
-    expect(data.notifications).toContainEqual(expect.objectContaining({ what: "the confirmation email to your address", status: "delivered" }));
+    const data = JSON.parse(readFileSync(await download.path(), "utf8")) as {
+      entry: Record<string, unknown>;
+      notifications: { what: string; status: string }[];
+    };
+    expect(data.entry).toMatchObject({
+      company_name: visitor.company_name,
+      contact_name: visitor.contact_name,
+      email: visitor.email,
+      notes: visitor.notes,
+      email_confirmed_at: expect.any(String),
+    });
+    expect(data.notifications).toContainEqual(
+      expect.objectContaining({ what: "the confirmation email to your address", status: "delivered" }),
+    );
 
     await page.getByText("I want to leave the waitlist").click();
     await page.getByRole("button", { name: "Remove me from the waitlist" }).click();
@@ -125,14 +136,16 @@ test.describe("the confirmation email and the visitor's page", () => {
     expect((await scan(page)).violations).toEqual([]);
 
     const confirm = page.getByRole("button", { name: "Confirm my email" });
-    for (let i = 0; i < 40 && !(await confirm.evaluate((element) => element === document.activeElement)); i += 1) await page.keyboard.press("Tab");
+    for (let i = 0; i < 40 && !(await confirm.evaluate((element) => element === document.activeElement)); i += 1)
+      await page.keyboard.press("Tab");
     await expect(confirm).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page.getByRole("status")).toHaveText("Thanks, your email address is confirmed.");
     expect((await scan(page)).violations).toEqual([]);
 
     const leave = page.getByText("I want to leave the waitlist");
-    for (let i = 0; i < 40 && !(await leave.evaluate((element) => element === document.activeElement)); i += 1) await page.keyboard.press("Tab");
+    for (let i = 0; i < 40 && !(await leave.evaluate((element) => element === document.activeElement)); i += 1)
+      await page.keyboard.press("Tab");
     await expect(leave).toBeFocused();
     await page.keyboard.press("Enter");
     await page.keyboard.press("Tab");

@@ -12,14 +12,24 @@ import { utcDay } from "./time";
 export const utcDaySchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Use a date like 2026-11-01." })
-  .refine((text) => {
-    const time = Date.parse(`${text}T00:00:00Z`);
-    return !Number.isNaN(time) && utcDay(new Date(time)) === text;
-  }, { error: "That is not a date." });
+  .refine(
+    (text) => {
+      const time = Date.parse(`${text}T00:00:00Z`);
+      return !Number.isNaN(time) && utcDay(new Date(time)) === text;
+    },
+    { error: "That is not a date." },
+  );
 /** An empty field of a GET filter form means "any". */
 export const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 /** A keyset cursor in a URL: "<created_at>_<id>" of a row shown. */
-export const cursorSchema = z.preprocess(blankAsUndefined, z.string().max(80).regex(/^[0-9T:.+\-Z ]+_\d+$/).optional());
+export const cursorSchema = z.preprocess(
+  blankAsUndefined,
+  z
+    .string()
+    .max(80)
+    .regex(/^[0-9T:.+\-Z ]+_\d+$/)
+    .optional(),
+);
 
 export type QueryParams = URLSearchParams | Record<string, string | string[] | undefined>;
 
@@ -28,7 +38,10 @@ export type QueryParams = URLSearchParams | Record<string, string | string[] | u
  * and reported, not guessed at, and the rest kept. Shared by the list and the follow-up queue.
  */
 export function parseFilters<S extends z.ZodObject>(schema: S, params: QueryParams): { query: z.infer<S>; problems: string[] } {
-  const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
+  const entries =
+    params instanceof URLSearchParams
+      ? [...params.entries()]
+      : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
   const raw = Object.fromEntries(entries.filter(([key]) => key in schema.shape));
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { query: parsed.data, problems: [] };

@@ -78,7 +78,12 @@ export function errorFields(error: unknown): { error: { type: string; message: s
   if (!(error instanceof Error)) return { error: { type: typeof error, message: String(error) } };
   const code = (error as { code?: unknown }).code;
   return {
-    error: { type: error.name, message: error.message, ...(typeof code === "string" ? { code } : {}), ...(error.stack ? { stack: error.stack } : {}) },
+    error: {
+      type: error.name,
+      message: error.message,
+      ...(typeof code === "string" ? { code } : {}),
+      ...(error.stack ? { stack: error.stack } : {}),
+    },
   };
 }
 

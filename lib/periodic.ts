@@ -22,11 +22,14 @@ export function runPeriodically(job: { name: string; everyMs: number; run: () =>
     }
   };
   let timer: NodeJS.Timeout | undefined;
-  const first = setTimeout(() => {
-    void look();
-    timer = setInterval(() => void look(), job.everyMs);
-    timer.unref();
-  }, Math.round(job.everyMs * (0.25 + Math.random() * 0.75)));
+  const first = setTimeout(
+    () => {
+      void look();
+      timer = setInterval(() => void look(), job.everyMs);
+      timer.unref();
+    },
+    Math.round(job.everyMs * (0.25 + Math.random() * 0.75)),
+  );
   first.unref();
   return () => {
     clearTimeout(first);

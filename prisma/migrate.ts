@@ -14,14 +14,21 @@ import { databaseSettings, parseEnv, type DatabaseSettings } from "../lib/env";
 
 /** Migrations the file has applied that prisma/migrations does not ship. */
 async function unknownMigrations(settings: DatabaseSettings): Promise<string[]> {
-  const shipped = new Set(readdirSync(path.join("prisma", "migrations"), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name));
+  const shipped = new Set(
+    readdirSync(path.join("prisma", "migrations"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name),
+  );
   const database = createDatabase(settings);
   try {
     const [table] = await database.$queryRaw<unknown[]>`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`;
     if (!table) return [];
     const applied = await database.$queryRaw<{ migration_name: string }[]>`
       SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
-    return applied.map((row) => row.migration_name).filter((name) => !shipped.has(name)).sort();
+    return applied
+      .map((row) => row.migration_name)
+      .filter((name) => !shipped.has(name))
+      .sort();
   } finally {
     await database.$disconnect();
   }
@@ -52,7 +59,8 @@ try {
   });
 } catch {
   // Prisma has printed what went wrong above; a stack trace of this script would add nothing.
-  const where = settings.driver === "libsql" && !settings.file ? ` at ${settings.url} (is it reachable, and is DATABASE_AUTH_TOKEN right?)` : "";
+  const where =
+    settings.driver === "libsql" && !settings.file ? ` at ${settings.url} (is it reachable, and is DATABASE_AUTH_TOKEN right?)` : "";
   console.error(`Applying the migrations failed${where}; Prisma's message is above.`);
   process.exit(1);
 }

@@ -52,8 +52,21 @@ function pick<T>(choices: readonly (readonly [T, number])[]): T {
   return choices.at(-1)![0];
 }
 
-const TRADES: readonly (readonly [BusinessType, number])[] = [["hvac", 26], ["plumbing", 24], ["electrical", 18], ["general_contractor", 14], ["landscaping", 12], ["other", 6]];
-const SIZES: readonly (readonly [CompanySize, number])[] = [["1-5", 38], ["6-10", 26], ["11-25", 19], ["26-50", 10], ["50+", 7]];
+const TRADES: readonly (readonly [BusinessType, number])[] = [
+  ["hvac", 26],
+  ["plumbing", 24],
+  ["electrical", 18],
+  ["general_contractor", 14],
+  ["landscaping", 12],
+  ["other", 6],
+];
+const SIZES: readonly (readonly [CompanySize, number])[] = [
+  ["1-5", 38],
+  ["6-10", 26],
+  ["11-25", 19],
+  ["26-50", 10],
+  ["50+", 7],
+];
 const TRADE_WORDS: Record<BusinessType, string[]> = {
   hvac: ["Heating & Air", "Heating & Cooling", "HVAC", "Comfort Systems", "Climate Control"],
   plumbing: ["Plumbing", "Plumbing & Drain", "Rooter", "Pipe Works", "Plumbing & Heating"],
@@ -72,8 +85,19 @@ const SOURCES: readonly (readonly [[string | null, string | null, string[]], num
   [["youtube", "video", ["demo-video"]], 5],
   [["partner", "referral", ["supply-house"]], 7],
 ];
-const PAGES: readonly (readonly [string, number])[] = [["/", 78], ["/about", 12], ["/careers", 3], ["/join", 7]];
-const NOTES = ["We run 4 trucks and schedule on a whiteboard.", "Need invoicing that syncs with QuickBooks.", "Looking to replace our current dispatch tool.", "Interested in the mobile app for techs.", "Seasonal business, busiest in summer."];
+const PAGES: readonly (readonly [string, number])[] = [
+  ["/", 78],
+  ["/about", 12],
+  ["/careers", 3],
+  ["/join", 7],
+];
+const NOTES = [
+  "We run 4 trucks and schedule on a whiteboard.",
+  "Need invoicing that syncs with QuickBooks.",
+  "Looking to replace our current dispatch tool.",
+  "Interested in the mobile app for techs.",
+  "Seasonal business, busiest in summer.",
+];
 
 const COLUMNS = [
   "company_name",
@@ -116,11 +140,16 @@ function followUp(created: number): (string | null)[] {
   const hoursTaken = Math.min(Math.random() < 0.8 ? Math.random() * 30 : 30 + Math.random() * 60, (now - created) / HOUR_MS);
   const contacted = timestamp(new Date(created + hoursTaken * HOUR_MS));
   const u = Math.random();
-  const [state, reason] = u < 0.55 ? ["contacted", null] : u < 0.8 ? ["in_conversation", null] : u < 0.92 ? ["invited", null] : ["closed", pick(CLOSED)];
+  const [state, reason] =
+    u < 0.55 ? ["contacted", null] : u < 0.8 ? ["in_conversation", null] : u < 0.92 ? ["invited", null] : ["closed", pick(CLOSED)];
   return [state, reason, contacted, SEED_OPERATOR, contacted, state === "invited" ? contacted : null, null];
 }
 
-const CLOSED = [["not_a_fit", 5], ["no_answer", 4], ["do_not_contact", 1]] as const;
+const CLOSED = [
+  ["not_a_fit", 5],
+  ["no_answer", 4],
+  ["do_not_contact", 1],
+] as const;
 
 const now = Date.now();
 const spanMs = months * 30 * 86_400_000;
@@ -135,10 +164,14 @@ function row(index: number): (string | null)[] {
   const trade = pick(TRADES);
   const first = faker.person.firstName();
   const last = faker.person.lastName();
-  const company = Math.random() < 0.5 ? `${last} ${faker.helpers.arrayElement(TRADE_WORDS[trade])}` : `${faker.location.city()} ${faker.helpers.arrayElement(TRADE_WORDS[trade])}`;
+  const company =
+    Math.random() < 0.5
+      ? `${last} ${faker.helpers.arrayElement(TRADE_WORDS[trade])}`
+      : `${faker.location.city()} ${faker.helpers.arrayElement(TRADE_WORDS[trade])}`;
   const slug = company.toLowerCase().replace(/[^a-z0-9]+/g, "");
   let email = `${first}.${last}@${slug}.example`.toLowerCase().replace(/[^a-z0-9.@]/g, "");
-  for (let n = 2; usedEmails.has(normalizeEmail(email)); n += 1) email = `${first}.${last}${n}@${slug}.example`.toLowerCase().replace(/[^a-z0-9.@]/g, "");
+  for (let n = 2; usedEmails.has(normalizeEmail(email)); n += 1)
+    email = `${first}.${last}${n}@${slug}.example`.toLowerCase().replace(/[^a-z0-9.@]/g, "");
   const normalized = normalizeEmail(email);
   usedEmails.add(normalized);
   const [source, medium, campaigns] = pick(SOURCES);
@@ -169,7 +202,9 @@ const database = createDatabase(databaseSettings(parseEnv()));
 try {
   const existing = await database.waitlistEntry.count();
   if (existing > 0 && !values.append) {
-    console.error(`The database already has ${existing} sign-ups; nothing was added. Seed an empty one (for example DATABASE_URL=file:./prisma/data/seed.db), or pass --append.`);
+    console.error(
+      `The database already has ${existing} sign-ups; nothing was added. Seed an empty one (for example DATABASE_URL=file:./prisma/data/seed.db), or pass --append.`,
+    );
     process.exit(1);
   }
   const started = performance.now();
@@ -195,7 +230,9 @@ try {
   await indexAllEntries(database, BATCH);
   // Made-up people are owed nothing: the worker's mark moves past them (lib/waitlist/signup-deliveries.ts).
   await database.$executeRaw`UPDATE signup_deliveries_state SET owed_up_to = (SELECT coalesce(max(id), 0) FROM waitlist_entries), owing = NULL WHERE id = 1`;
-  console.log(`Added ${total} made-up sign-ups${values.delivered ? " with their delivered confirmations" : ""} over ${months} months in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  console.log(
+    `Added ${total} made-up sign-ups${values.delivered ? " with their delivered confirmations" : ""} over ${months} months in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+  );
 } finally {
   await database.$disconnect();
 }

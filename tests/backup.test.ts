@@ -122,7 +122,9 @@ describe("the restore drill", () => {
     await closeDatabase();
     const run = waitlist(["restore", backup, "--yes"]);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^Restored 10 sign-ups from .*drill\.db into .*; integrity checked\. The database as it was is kept in .*\.before-restore-\d{8}T\d{6}Z\.\n$/);
+    expect(run.stdout).toMatch(
+      /^Restored 10 sign-ups from .*drill\.db into .*; integrity checked\. The database as it was is kept in .*\.before-restore-\d{8}T\d{6}Z\.\n$/,
+    );
 
     // The site started again sees the restored database.
     const live = await liveEmails();
@@ -209,7 +211,12 @@ describe("scheduled backups", () => {
       "waitlist-20261125T090000Z.db",
       "waitlist-20261125T100000Z.db",
     ]);
-    expect(readdirSync(dir).sort()).toEqual(["operator-notes.txt", "waitlist-20261125T080000Z.db", "waitlist-20261125T090000Z.db", "waitlist-20261125T100000Z.db"]);
+    expect(readdirSync(dir).sort()).toEqual([
+      "operator-notes.txt",
+      "waitlist-20261125T080000Z.db",
+      "waitlist-20261125T090000Z.db",
+      "waitlist-20261125T100000Z.db",
+    ]);
   });
 
   it("makes a missing folder for the owner alone (0700), and each backup 0600", async () => {
@@ -246,11 +253,15 @@ describe("the scheduled backups' settings", () => {
       WAITLIST_BACKUP_INTERVAL_MINUTES: 1440,
       WAITLIST_BACKUP_KEEP: 7,
     });
-    expect(() => parseEnv({ WAITLIST_BACKUP_DIR: "/b", WAITLIST_BACKUP_INTERVAL_MINUTES: "0" })).toThrow(/WAITLIST_BACKUP_INTERVAL_MINUTES/);
-    expect(() => parseEnv({ WAITLIST_BACKUP_DIR: "/b", WAITLIST_BACKUP_KEEP: "none" })).toThrow(/WAITLIST_BACKUP_KEEP: must be a whole number/);
-    expect(() => parseEnv({ WAITLIST_BACKUP_DIR: "/b", DATABASE_URL: "libsql://waitlist-acme.turso.io", DATABASE_AUTH_TOKEN: "t" })).toThrow(
-      /WAITLIST_BACKUP_DIR: backs up the embedded SQLite file only/,
+    expect(() => parseEnv({ WAITLIST_BACKUP_DIR: "/b", WAITLIST_BACKUP_INTERVAL_MINUTES: "0" })).toThrow(
+      /WAITLIST_BACKUP_INTERVAL_MINUTES/,
     );
+    expect(() => parseEnv({ WAITLIST_BACKUP_DIR: "/b", WAITLIST_BACKUP_KEEP: "none" })).toThrow(
+      /WAITLIST_BACKUP_KEEP: must be a whole number/,
+    );
+    expect(() =>
+      parseEnv({ WAITLIST_BACKUP_DIR: "/b", DATABASE_URL: "libsql://waitlist-acme.turso.io", DATABASE_AUTH_TOKEN: "t" }),
+    ).toThrow(/WAITLIST_BACKUP_DIR: backs up the embedded SQLite file only/);
   });
 
   it("npm run waitlist -- backup refuses a libSQL server and says what to use instead", () => {

@@ -41,7 +41,9 @@ describe("whether npm start builds", () => {
     expect(whyRebuild(root, currentInputs(root, env))).toBe("changed since the last build: components/new.tsx, lib/content/site.ts");
     recordInputs(root, currentInputs(root, env));
 
-    expect(whyRebuild(root, currentInputs(root, { SITE_URL: "https://www.fieldcrew.app", NEXT_PUBLIC_FLAG: "1" }))).toBe("NEXT_PUBLIC_FLAG, SITE_URL differ from the last build's");
+    expect(whyRebuild(root, currentInputs(root, { SITE_URL: "https://www.fieldcrew.app", NEXT_PUBLIC_FLAG: "1" }))).toBe(
+      "NEXT_PUBLIC_FLAG, SITE_URL differ from the last build's",
+    );
     rmSync(path.join(root, "package-lock.json"));
     expect(whyRebuild(root, currentInputs(root, env))).toBe("changed since the last build: package-lock.json");
     rmSync(path.join(root, "lib/generated"), { recursive: true });

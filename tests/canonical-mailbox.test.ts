@@ -42,7 +42,9 @@ describe("the canonical mailbox", () => {
       expect(answer.status).toBe(409);
       expect(answer.body.error).toContain("already registered");
     }
-    expect((await storedEntries()).map((row) => [row.email, row.email_normalized])).toEqual([["anna.smith+launch@gmail.com", "annasmith@gmail.com"]]);
+    expect((await storedEntries()).map((row) => [row.email, row.email_normalized])).toEqual([
+      ["anna.smith+launch@gmail.com", "annasmith@gmail.com"],
+    ]);
   });
 });
 
@@ -52,7 +54,9 @@ const CANONICAL_MIGRATION = "20261123120000_canonical_mailbox";
 describe(`the migration ${CANONICAL_MIGRATION}`, () => {
   it("recomputes every key by the same rule, keeps every row, and marks the later rows of a mailbox as duplicates of the oldest", async () => {
     const file = path.join(tmpdir(), `canonical-${process.pid}-${Date.now()}.db`);
-    const all = readdirSync(MIGRATIONS).filter((name) => /^\d{14}_/.test(name)).sort();
+    const all = readdirSync(MIGRATIONS)
+      .filter((name) => /^\d{14}_/.test(name))
+      .sort();
     const sql = (name: string) => readFileSync(path.join(MIGRATIONS, name, "migration.sql"), "utf8");
     for (const name of all.filter((name) => name < CANONICAL_MIGRATION)) await executeScript(file, sql(name));
 
@@ -113,7 +117,9 @@ describe(`the migration ${CANONICAL_MIGRATION}`, () => {
         ["Anna.Smith+launch@gmail.com", null],
         ["a.nna.smith@googlemail.com", idOf("Anna.Smith+launch@gmail.com")],
       ]);
-      expect((await addToWaitlist(waitlistSignupSchema.parse(validSignup({ email: "anna.smith@gmail.com" })), { database })).outcome).toBe("duplicate");
+      expect((await addToWaitlist(waitlistSignupSchema.parse(validSignup({ email: "anna.smith@gmail.com" })), { database })).outcome).toBe(
+        "duplicate",
+      );
     } finally {
       await database.$disconnect();
     }

@@ -21,7 +21,8 @@ function channel() {
   return (event: string, signal = new AbortController().signal) => webhook!(delivery(event), entry, signal);
 }
 
-const answer = (outcome: Attempted) => JSON.parse((outcome as { problem: string }).problem) as { tag: string; threadId: number; niceness: number };
+const answer = (outcome: Attempted) =>
+  JSON.parse((outcome as { problem: string }).problem) as { tag: string; threadId: number; niceness: number };
 
 describe("the sending thread", () => {
   it("runs the channels built from the settings given, in a thread of lower priority than the site's", async () => {

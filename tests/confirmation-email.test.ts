@@ -72,7 +72,9 @@ function worker(options: { perHour?: number; perDomainPerHour?: number } = {}) {
 }
 
 async function received(): Promise<(ParsedMail & { raw: string })[]> {
-  const files = readdirSync(mailDir).filter((file) => file.endsWith(".eml")).sort();
+  const files = readdirSync(mailDir)
+    .filter((file) => file.endsWith(".eml"))
+    .sort();
   return Promise.all(
     files.map(async (file) => {
       const raw = readFileSync(path.join(mailDir, file), "utf8");
@@ -87,7 +89,20 @@ const owe = () => oweNewSignups(getDatabase(), ["email"], testSecret(), new Date
 
 describe("the confirmation email", () => {
   it("arrives once, in plain text and HTML, with what was registered, the 48-hour promise and the visitor's own link", async () => {
-    expect((await post(jsonRequest(signupBody({ email: "Owner@Northwind.example", company_name: "Northwind Heating & Air", business_type: "plumbing", company_size: "11-25" })))).status).toBe(201);
+    expect(
+      (
+        await post(
+          jsonRequest(
+            signupBody({
+              email: "Owner@Northwind.example",
+              company_name: "Northwind Heating & Air",
+              business_type: "plumbing",
+              company_size: "11-25",
+            }),
+          ),
+        )
+      ).status,
+    ).toBe(201);
     expect(await worker().sweep()).toBe(1);
     expect(await worker().sweep()).toBe(0);
 
@@ -107,7 +122,9 @@ describe("the confirmation email", () => {
     expect(text).toContain("Our team will reach out within 48 hours");
     const entry = await getDatabase().waitlistEntry.findFirstOrThrow();
     const when = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(entry.createdAt);
-    expect(text).toMatch(new RegExp(`What you registered:\n\\s+Business type: Plumbing\n\\s+Company size: 11-25 employees\n\\s+Signed up: ${when} UTC\n\n`));
+    expect(text).toMatch(
+      new RegExp(`What you registered:\n\\s+Business type: Plumbing\n\\s+Company size: 11-25 employees\n\\s+Signed up: ${when} UTC\n\n`),
+    );
     const links = text.match(/https?:\/\/\S+/g)!;
     expect(links).toHaveLength(1);
     const link = new URL(links[0]!);
@@ -191,7 +208,13 @@ describe("the confirmation email", () => {
     const addresses = ["a@flood.example", "b@FLOOD.example", "c@flood.example", "d@flood.example", "e@other.example"];
     for (const email of addresses) expect((await post(jsonRequest(signupBody({ email })))).status).toBe(201);
     await owe();
-    expect((await emails()).map((row) => row.throttleKey)).toEqual(["flood.example", "flood.example", "flood.example", "flood.example", "other.example"]);
+    expect((await emails()).map((row) => row.throttleKey)).toEqual([
+      "flood.example",
+      "flood.example",
+      "flood.example",
+      "flood.example",
+      "other.example",
+    ]);
     expect(await worker({ perDomainPerHour: 2 }).sweep()).toBe(3);
     expect(await worker({ perDomainPerHour: 2 }).sweep()).toBe(0);
     expect((await emails()).map((row) => row.status)).toEqual(["delivered", "delivered", "pending", "pending", "delivered"]);
@@ -250,13 +273,17 @@ describe("the confirmation email", () => {
     expect(await refusing.sweep()).toBe(1);
     expect((await emails()).at(-1)).toMatchObject({ status: "failed", lastError: "SMTP 550" });
     captured.stop();
-    expect(captured.lines).toContainEqual(expect.objectContaining({ fault: "delivery_failed", kind: "email", entry_id: expect.any(Number), attempts: 1, problem: "SMTP 550" }));
+    expect(captured.lines).toContainEqual(
+      expect.objectContaining({ fault: "delivery_failed", kind: "email", entry_id: expect.any(Number), attempts: 1, problem: "SMTP 550" }),
+    );
     expect(captured.text()).not.toContain("nobody@");
   });
 
   it("is configured by SMTP_URL, which needs MAIL_FROM (the links are signed with the site's secret, lib/security/secret.ts)", () => {
     expect(() => parseEnv({ SMTP_URL: "smtp://mail.example.com:587", WAITLIST_SECRET: "x".repeat(32) })).toThrow(/MAIL_FROM: must be set/);
-    expect(parseEnv({ SMTP_URL: "smtp://mail.example.com:587", MAIL_FROM: FROM })).toMatchObject({ SMTP_URL: "smtp://mail.example.com:587" });
+    expect(parseEnv({ SMTP_URL: "smtp://mail.example.com:587", MAIL_FROM: FROM })).toMatchObject({
+      SMTP_URL: "smtp://mail.example.com:587",
+    });
     expect(() => parseEnv({ SMTP_URL: "http://mail.example.com", MAIL_FROM: FROM, WAITLIST_SECRET: "x".repeat(32) })).toThrow(/SMTP_URL/);
     expect(parseEnv({ SMTP_URL: "smtps://u:p@mail.example.com", MAIL_FROM: FROM, WAITLIST_SECRET: "x".repeat(32) })).toMatchObject({
       MAIL_MAX_PER_HOUR: 200,

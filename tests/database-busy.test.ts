@@ -65,7 +65,11 @@ describe("a transaction that cannot begin", () => {
   }, 15_000);
 
   it("because Prisma gave up waiting to start it (P2028, as the chaos run met it under a held lock), is busy; other P2028s are not", () => {
-    const failure = (message: string) => new Prisma.PrismaClientKnownRequestError(`\nInvalid \`prisma.$executeRaw()\` invocation:\n\n\n${message}`, { code: "P2028", clientVersion: Prisma.prismaVersion.client });
+    const failure = (message: string) =>
+      new Prisma.PrismaClientKnownRequestError(`\nInvalid \`prisma.$executeRaw()\` invocation:\n\n\n${message}`, {
+        code: "P2028",
+        clientVersion: Prisma.prismaVersion.client,
+      });
     expect(temporaryKind(failure("Transaction API error: Unable to start a transaction in the given time."))).toBe("database_busy");
     // An expired transaction may have run part of its work before it was rolled back: not called temporary here.
     expect(temporaryKind(failure("Transaction API error: A commit cannot be executed on an expired transaction."))).toBeNull();

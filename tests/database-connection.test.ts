@@ -97,7 +97,11 @@ describe("the database thread", () => {
     const started = performance.now();
     const answers = await Promise.all([count(db), count(db), count(db)].map((query) => query.catch((error: unknown) => error)));
     const elapsed = performance.now() - started;
-    expect(answers.map((answer) => temporaryKind(answer))).toEqual(["database_query_deadline", "database_query_deadline", "database_query_deadline"]);
+    expect(answers.map((answer) => temporaryKind(answer))).toEqual([
+      "database_query_deadline",
+      "database_query_deadline",
+      "database_query_deadline",
+    ]);
     expect(elapsed).toBeLessThan(1_500);
     expect(await count(db)).toBe(0);
   });
@@ -119,7 +123,9 @@ describe("a database file that cannot be opened", () => {
       await sleep(10);
     }
     expect(failures.length).toBeGreaterThan(50);
-    expect(failures.every((failure) => failure instanceof DatabaseUnavailable || temporaryKind(failure) === "database_open_failed")).toBe(true);
+    expect(failures.every((failure) => failure instanceof DatabaseUnavailable || temporaryKind(failure) === "database_open_failed")).toBe(
+      true,
+    );
     const opens = captured!.lines.filter((line) => line.fault === "database_open_failed").length;
     expect(opens).toBeGreaterThanOrEqual(2);
     expect(opens).toBeLessThanOrEqual(4); // 2.5 s: at most one try a second, plus the first

@@ -35,11 +35,16 @@ describe(`the site's database client (${process.env.DATABASE_DRIVER})`, () => {
     const plain = () => database.$queryRaw<Record<string, bigint | number>[]>`PRAGMA synchronous`;
     const valueOf = (rows: Record<string, bigint | number>[]) => Number(Object.values(rows[0]!)[0]);
     // Interleaved as a busy server interleaves rate-limit counts and sign-up inserts.
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? plain() : marked()).then((rows) => ({ marked: i % 2 === 0, value: valueOf(rows) }))));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? plain() : marked()).then((rows) => ({ marked: i % 2 === 0, value: valueOf(rows) }))),
+    );
     expect(results.filter((result) => !result.marked).map((result) => result.value)).toEqual(Array(20).fill(2));
     expect(results.filter((result) => result.marked).map((result) => result.value)).toEqual(Array(20).fill(1));
     // And inside a transaction begun meanwhile.
-    const [, inTransaction] = await Promise.all([marked(), database.$transaction(async (tx) => valueOf(await tx.$queryRaw`PRAGMA synchronous`))]);
+    const [, inTransaction] = await Promise.all([
+      marked(),
+      database.$transaction(async (tx) => valueOf(await tx.$queryRaw`PRAGMA synchronous`)),
+    ]);
     expect(inTransaction).toBe(2);
   });
 

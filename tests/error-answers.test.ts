@@ -40,41 +40,77 @@ const expectAnswer = async (answer: Response, status: number, code: ErrorCode, a
 
 describe("every error answer", () => {
   it("from the sign-up: JSON with its code", async () => {
-    const wrongType = new Request(`${SITE}/api/waitlist`, { method: "POST", headers: { "content-type": "text/plain", origin: SITE }, body: "{}" });
+    const wrongType = new Request(`${SITE}/api/waitlist`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", origin: SITE },
+      body: "{}",
+    });
     await expectAnswer(await signUpRoute.POST(wrongType), 415, "unsupported_media_type", "json");
     await expectAnswer(await signUpRoute.GET(), 405, "method_not_allowed", "json");
   });
 
   it("from visits: the same codes as the sign-up's for the same faults (too_large, not payload_too_large)", async () => {
-    const visits = createVisitHandler({ siteUrl: SITE, counter: new VisitCounter({ database: getDatabase, capPerAddress: 2_000 }), salt: new DailySalt(getDatabase) });
+    const visits = createVisitHandler({
+      siteUrl: SITE,
+      counter: new VisitCounter({ database: getDatabase, capPerAddress: 2_000 }),
+      salt: new DailySalt(getDatabase),
+    });
     const beacon = (body: string, headers: Record<string, string> = {}) =>
-      new Request(`${SITE}/api/visit`, { method: "POST", headers: { "content-type": "text/plain;charset=UTF-8", origin: SITE, ...headers }, body });
-    await expectAnswer(await visits.post(beacon(JSON.stringify({ type: "view", page: "/", referrer: "x".repeat(2_000) }))), 413, "too_large", "json");
+      new Request(`${SITE}/api/visit`, {
+        method: "POST",
+        headers: { "content-type": "text/plain;charset=UTF-8", origin: SITE, ...headers },
+        body,
+      });
+    await expectAnswer(
+      await visits.post(beacon(JSON.stringify({ type: "view", page: "/", referrer: "x".repeat(2_000) }))),
+      413,
+      "too_large",
+      "json",
+    );
     await expectAnswer(await visits.post(beacon("{}", { origin: "https://elsewhere.example" })), 403, "foreign_origin", "json");
     await visits.drain();
   });
 
   it("from sign-in: JSON with its code", async () => {
     const auth = { handler: async () => new Response("reached the library") } as unknown as Auth;
-    const handle = createAuthRoute({ auth: () => auth, siteUrl: SITE, limiter: new SharedRateLimiter({ max: 3, windowMs: 60_000, database: getDatabase }) });
-    const unused = new Request(`${SITE}/api/auth/sign-up/email`, { method: "POST", headers: { [CLIENT_ADDRESS_HEADER]: "203.0.113.9", origin: SITE } });
+    const handle = createAuthRoute({
+      auth: () => auth,
+      siteUrl: SITE,
+      limiter: new SharedRateLimiter({ max: 3, windowMs: 60_000, database: getDatabase }),
+    });
+    const unused = new Request(`${SITE}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { [CLIENT_ADDRESS_HEADER]: "203.0.113.9", origin: SITE },
+    });
     await expectAnswer(await handle(unused), 404, "not_found", "json");
   });
 
   it("from the console: the sentence as text for a form, the code in its header", async () => {
     const { cookie } = await signedInOperator("codes@fieldcrew.app");
     const form = (origin: string, type = "application/x-www-form-urlencoded") =>
-      followUp(new Request(`${SITE}/api/operator/follow-up`, { method: "POST", headers: { "content-type": type, cookie, origin }, body: "action=change" }));
+      followUp(
+        new Request(`${SITE}/api/operator/follow-up`, {
+          method: "POST",
+          headers: { "content-type": type, cookie, origin },
+          body: "action=change",
+        }),
+      );
     await expectAnswer(await form("https://elsewhere.example"), 403, "foreign_origin", "text");
     await expectAnswer(await form(SITE, "application/json"), 415, "unsupported_media_type", "text");
-    const elsewhere = await download(new Request(`${SITE}/api/operator/export?format=csv`, { headers: { cookie, "sec-fetch-site": "cross-site" } }));
+    const elsewhere = await download(
+      new Request(`${SITE}/api/operator/export?format=csv`, { headers: { cookie, "sec-fetch-site": "cross-site" } }),
+    );
     await expectAnswer(elsewhere, 403, "started_elsewhere", "text");
     const signedOut = await download(new Request(`${SITE}/api/operator/export?format=csv`));
     await expectAnswer(signedOut, 401, "signed_out", "json");
   });
 
   it("from the visitor's page: the sentence as text, the code in its header", async () => {
-    const wrongType = new Request(`${SITE}/api/waitlist/entry`, { method: "POST", headers: { "content-type": "application/json", origin: SITE }, body: "{}" });
+    const wrongType = new Request(`${SITE}/api/waitlist/entry`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: SITE },
+      body: "{}",
+    });
     await expectAnswer(await entryRoute.POST(wrongType), 415, "unsupported_media_type", "text");
   });
 });

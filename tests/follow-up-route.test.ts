@@ -34,11 +34,22 @@ const stateOf = async (id: number) => (await getDatabase().waitlistEntry.findUni
 describe("POST /api/operator/follow-up", () => {
   it("without a session sends the browser to sign in and changes nothing", async () => {
     const id = await signUp();
-    const response = await post([["action", "change"], ["to", "contacted"], ["id", String(id)]]);
+    const response = await post([
+      ["action", "change"],
+      ["to", "contacted"],
+      ["id", String(id)],
+    ]);
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/operator/sign-in");
     // A made-up cookie is no session either.
-    const forged = await post([["action", "change"], ["to", "contacted"], ["id", String(id)]], { cookie: "fieldcrew-operator.session_token=made-up.c2lnbmF0dXJl" });
+    const forged = await post(
+      [
+        ["action", "change"],
+        ["to", "contacted"],
+        ["id", String(id)],
+      ],
+      { cookie: "fieldcrew-operator.session_token=made-up.c2lnbmF0dXJl" },
+    );
     expect(forged.headers.get("location")).toBe("/operator/sign-in");
     expect(await stateOf(id)).toBe("awaiting");
     expect(await getDatabase().followUpEvent.count()).toBe(0);
@@ -48,7 +59,14 @@ describe("POST /api/operator/follow-up", () => {
     const { cookie } = await signedInOperator("ana@fieldcrew.app");
     const id = await signUp();
     for (const origin of ["https://evil.example", null]) {
-      const response = await post([["action", "change"], ["to", "contacted"], ["id", String(id)]], { cookie, origin });
+      const response = await post(
+        [
+          ["action", "change"],
+          ["to", "contacted"],
+          ["id", String(id)],
+        ],
+        { cookie, origin },
+      );
       expect(response.status).toBe(403);
     }
     expect(await stateOf(id)).toBe("awaiting");
@@ -58,7 +76,14 @@ describe("POST /api/operator/follow-up", () => {
     const { cookie } = await signedInOperator("ana@fieldcrew.app");
     const [a, b] = [await signUp(), await signUp()];
     const response = await post(
-      [["action", "change"], ["to", "contacted"], ["note", "Left a voicemail"], ["id", String(a)], ["id", String(b)], ["return", "/operator?type=hvac"]],
+      [
+        ["action", "change"],
+        ["to", "contacted"],
+        ["note", "Left a voicemail"],
+        ["id", String(a)],
+        ["id", String(b)],
+        ["return", "/operator?type=hvac"],
+      ],
       { cookie },
     );
     expect(response.status).toBe(303);
@@ -74,13 +99,60 @@ describe("POST /api/operator/follow-up", () => {
   it("answers what is not valid clearly and changes nothing", async () => {
     const { cookie } = await signedInOperator("ana@fieldcrew.app");
     const id = await signUp();
-    const closedWithoutReason = await post([["action", "change"], ["to", "closed"], ["id", String(id)], ["return", `/operator/entries/${id}`]], { cookie });
+    const closedWithoutReason = await post(
+      [
+        ["action", "change"],
+        ["to", "closed"],
+        ["id", String(id)],
+        ["return", `/operator/entries/${id}`],
+      ],
+      { cookie },
+    );
     expect(closedWithoutReason.headers.get("location")).toBe(`/operator/entries/${id}?problem=closed_reason`);
-    expect((await post([["action", "change"], ["to", "contacted"], ["id", "1 OR 1=1"]], { cookie })).status).toBe(400);
-    expect((await post([["action", "explode"], ["id", String(id)]], { cookie })).status).toBe(400);
-    expect((await post([["action", "change"], ["to", "contacted"]], { cookie })).headers.get("location")).toBe("/operator?problem=none_selected");
+    expect(
+      (
+        await post(
+          [
+            ["action", "change"],
+            ["to", "contacted"],
+            ["id", "1 OR 1=1"],
+          ],
+          { cookie },
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await post(
+          [
+            ["action", "explode"],
+            ["id", String(id)],
+          ],
+          { cookie },
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await post(
+          [
+            ["action", "change"],
+            ["to", "contacted"],
+          ],
+          { cookie },
+        )
+      ).headers.get("location"),
+    ).toBe("/operator?problem=none_selected");
     // Only console pages to return to: anything else goes to the queue.
-    const elsewhere = await post([["action", "note"], ["note", "hi"], ["id", String(id)], ["return", "https://evil.example/"]], { cookie });
+    const elsewhere = await post(
+      [
+        ["action", "note"],
+        ["note", "hi"],
+        ["id", String(id)],
+        ["return", "https://evil.example/"],
+      ],
+      { cookie },
+    );
     expect(elsewhere.headers.get("location")).toBe("/operator?done=noted");
     expect(await stateOf(id)).toBe("awaiting");
   });
@@ -88,10 +160,22 @@ describe("POST /api/operator/follow-up", () => {
   it("reads the form through the bounded reader: too large is 413, another encoding 415, nothing changed", async () => {
     const { cookie } = await signedInOperator("ana@fieldcrew.app");
     const id = await signUp();
-    const huge = await post([["action", "change"], ["to", "contacted"], ["id", String(id)], ["note", "x".repeat(40_000)]], { cookie });
+    const huge = await post(
+      [
+        ["action", "change"],
+        ["to", "contacted"],
+        ["id", String(id)],
+        ["note", "x".repeat(40_000)],
+      ],
+      { cookie },
+    );
     expect(huge.status).toBe(413);
     const json = await POST(
-      new Request(`${SITE}/api/operator/follow-up`, { method: "POST", headers: { "Content-Type": "application/json", Origin: SITE, Cookie: cookie }, body: JSON.stringify({ action: "change", to: "contacted", id }) }),
+      new Request(`${SITE}/api/operator/follow-up`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: SITE, Cookie: cookie },
+        body: JSON.stringify({ action: "change", to: "contacted", id }),
+      }),
     );
     expect(json.status).toBe(415);
     expect(await stateOf(id)).toBe("awaiting");
@@ -100,8 +184,30 @@ describe("POST /api/operator/follow-up", () => {
   it("assigns to the signed-in operator with 'me', and refuses an operator who is not there", async () => {
     const { cookie, id: me } = await signedInOperator("ana@fieldcrew.app");
     const id = await signUp();
-    expect((await post([["action", "assign"], ["assignee", "me"], ["id", String(id)]], { cookie })).headers.get("location")).toBe("/operator?done=assigned&changed=1");
+    expect(
+      (
+        await post(
+          [
+            ["action", "assign"],
+            ["assignee", "me"],
+            ["id", String(id)],
+          ],
+          { cookie },
+        )
+      ).headers.get("location"),
+    ).toBe("/operator?done=assigned&changed=1");
     expect((await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id } })).assignedTo).toBe(me);
-    expect((await post([["action", "assign"], ["assignee", "gone-operator"], ["id", String(id)]], { cookie })).headers.get("location")).toBe("/operator?problem=assignee");
+    expect(
+      (
+        await post(
+          [
+            ["action", "assign"],
+            ["assignee", "gone-operator"],
+            ["id", String(id)],
+          ],
+          { cookie },
+        )
+      ).headers.get("location"),
+    ).toBe("/operator?problem=assignee");
   });
 });

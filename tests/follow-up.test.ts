@@ -48,17 +48,36 @@ describe("changing the follow-up", () => {
     const id = await signUp();
     expect((await entry(id)).followUpState).toBe("awaiting");
     const at = new Date("2026-11-24T09:30:00Z");
-    const [result] = await changeFollowUp(getDatabase(), [id], { to: "contacted", note: "Called, left a voicemail" }, ana, { deliveries: ["webhook"], now: at });
+    const [result] = await changeFollowUp(getDatabase(), [id], { to: "contacted", note: "Called, left a voicemail" }, ana, {
+      deliveries: ["webhook"],
+      now: at,
+    });
     expect(result).toEqual({ entryId: id, outcome: "changed", from: "awaiting", to: "contacted" });
     const stored = await entry(id);
-    expect(stored).toMatchObject({ followUpState: "contacted", stateChangedBy: "ana@fieldcrew.app", stateChangedAt: at, firstContactedAt: at, invitedAt: null });
+    expect(stored).toMatchObject({
+      followUpState: "contacted",
+      stateChangedBy: "ana@fieldcrew.app",
+      stateChangedAt: at,
+      firstContactedAt: at,
+      invitedAt: null,
+    });
     const timeline = await timelineOf(getDatabase(), id);
-    expect(timeline).toMatchObject([{ kind: "state", fromState: "awaiting", toState: "contacted", note: "Called, left a voicemail", actor: "ana@fieldcrew.app", at }]);
+    expect(timeline).toMatchObject([
+      { kind: "state", fromState: "awaiting", toState: "contacted", note: "Called, left a voicemail", actor: "ana@fieldcrew.app", at },
+    ]);
     const audit = await getDatabase().operatorAction.findMany({ where: { entryId: id } });
-    expect(audit).toMatchObject([{ action: "follow_up_changed", actor: "ana@fieldcrew.app", detail: JSON.stringify({ from: "awaiting", to: "contacted" }) }]);
+    expect(audit).toMatchObject([
+      { action: "follow_up_changed", actor: "ana@fieldcrew.app", detail: JSON.stringify({ from: "awaiting", to: "contacted" }) },
+    ]);
     // The note is the operator's: it is in no notification.
     const [webhook] = await outboxOf("status_changed");
-    expect(JSON.parse(webhook!.payload!)).toEqual({ at: at.toISOString(), from: "awaiting", to: "contacted", closed_reason: null, changed_by: "ana@fieldcrew.app" });
+    expect(JSON.parse(webhook!.payload!)).toEqual({
+      at: at.toISOString(),
+      from: "awaiting",
+      to: "contacted",
+      closed_reason: null,
+      changed_by: "ana@fieldcrew.app",
+    });
     expect(webhook!.payload).not.toContain("voicemail");
     // First contact is kept through later changes.
     await changeFollowUp(getDatabase(), [id], { to: "in_conversation" }, bo, { deliveries: [], now: new Date(at.getTime() + HOUR) });
@@ -115,7 +134,9 @@ describe("changing the follow-up", () => {
   it("assigns, notes, and keeps the removed operator's entries unassigned", async () => {
     const db = getDatabase();
     const id = await signUp();
-    const operator = await db.operator.create({ data: { id: "op-1", name: "Ana", email: "ana@fieldcrew.app", createdAt: new Date(), updatedAt: new Date() } });
+    const operator = await db.operator.create({
+      data: { id: "op-1", name: "Ana", email: "ana@fieldcrew.app", createdAt: new Date(), updatedAt: new Date() },
+    });
     expect(await assignEntries(db, [id], operator.id, bo)).toBe(1);
     expect(await assignEntries(db, [id], operator.id, bo)).toBe(0);
     expect(await addNote(db, id, "Prefers mornings", ana)).toBe(true);
@@ -166,8 +187,14 @@ describe("the queue", () => {
     await signUp({}, new Date(now.getTime() - 5 * 24 * HOUR));
     // Still inside its 48 hours: not counted yet.
     await signUp({}, new Date(now.getTime() - HOUR));
-    await changeFollowUp(db, [quick], { to: "contacted" }, ana, { deliveries: [], now: new Date(now.getTime() - 3 * 24 * HOUR + 2 * HOUR) });
-    await changeFollowUp(db, [late], { to: "contacted" }, ana, { deliveries: [], now: new Date(now.getTime() - 4 * 24 * HOUR + 60 * HOUR) });
+    await changeFollowUp(db, [quick], { to: "contacted" }, ana, {
+      deliveries: [],
+      now: new Date(now.getTime() - 3 * 24 * HOUR + 2 * HOUR),
+    });
+    await changeFollowUp(db, [late], { to: "contacted" }, ana, {
+      deliveries: [],
+      now: new Date(now.getTime() - 4 * 24 * HOUR + 60 * HOUR),
+    });
     const metrics = await followUpMetrics(db, now);
     expect(metrics.last7).toMatchObject({ due: 3, contacted: 2, inTime: 1, medianHours: 31 });
     expect(metrics.last7.shareInTime).toBeCloseTo(1 / 3);
@@ -195,7 +222,11 @@ async function startReceiver() {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, bodies, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    bodies,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe("notifications out", () => {
@@ -210,14 +241,29 @@ describe("notifications out", () => {
       await changeFollowUp(getDatabase(), [handled], { to: "contacted" }, ana, { deliveries: ["webhook"] });
       await getDatabase().outboxMessage.deleteMany({ where: { event: "created" } });
       // Two instances sweep for overdue entries at the same moment, twice.
-      const raised = await Promise.all([raiseOverdue(getDatabase(), { deliveries: ["webhook"], now }), raiseOverdue(other, { deliveries: ["webhook"], now })]);
+      const raised = await Promise.all([
+        raiseOverdue(getDatabase(), { deliveries: ["webhook"], now }),
+        raiseOverdue(other, { deliveries: ["webhook"], now }),
+      ]);
       expect(raised.sort()).toEqual([0, 1]);
       expect(await raiseOverdue(getDatabase(), { deliveries: ["webhook"], now: new Date(now.getTime() + HOUR) })).toBe(0);
 
       const channel = webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET });
       const worker = (owner: string, database: typeof other) =>
-        new DeliveryWorker({ channels: { webhook: channel }, owner, retryDelaysMs: [1_000], leaseMs: 60_000, database: () => database, now: () => Date.now() + 60_000 });
-      await Promise.all([worker("a", getDatabase()).sweep(), worker("b", other).sweep(), worker("a", getDatabase()).sweep(), worker("b", other).sweep()]);
+        new DeliveryWorker({
+          channels: { webhook: channel },
+          owner,
+          retryDelaysMs: [1_000],
+          leaseMs: 60_000,
+          database: () => database,
+          now: () => Date.now() + 60_000,
+        });
+      await Promise.all([
+        worker("a", getDatabase()).sweep(),
+        worker("b", other).sweep(),
+        worker("a", getDatabase()).sweep(),
+        worker("b", other).sweep(),
+      ]);
       expect(receiver.bodies.map((body) => [body.type, body.data.id]).sort()).toEqual(
         [
           [STATUS_CHANGED_EVENT, handled],
@@ -262,7 +308,9 @@ describe("notifications out", () => {
     const now = new Date();
     // Overdue entries of several batches (the first start on an existing list), oldest first.
     const batch = 10;
-    const late = await Promise.all(Array.from({ length: batch * 2 + 7 }, (_, i) => signUp({}, new Date(now.getTime() - 49 * HOUR - i * 1_000))));
+    const late = await Promise.all(
+      Array.from({ length: batch * 2 + 7 }, (_, i) => signUp({}, new Date(now.getTime() - 49 * HOUR - i * 1_000))),
+    );
     await getDatabase().outboxMessage.deleteMany({ where: { event: "created" } });
     expect(await raiseOverdue(getDatabase(), { deliveries: ["webhook"], now, batch })).toBe(late.length);
     const owed = await getDatabase().outboxMessage.findMany({ where: { event: "overdue" }, select: { entryId: true } });

@@ -22,7 +22,9 @@ beforeAll(() => {
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", disk], { stdio: "pipe" });
   } catch (error) {
-    throw new Error(`This test mounts a 24 MiB tmpfs and needs root (as CI runs): ${(error as { stderr?: Buffer }).stderr?.toString().trim()}`);
+    throw new Error(
+      `This test mounts a 24 MiB tmpfs and needs root (as CI runs): ${(error as { stderr?: Buffer }).stderr?.toString().trim()}`,
+    );
   }
   copyFileSync(inject("templateDatabase"), file);
   process.env.DATABASE_URL = `file:${file}`;

@@ -58,7 +58,14 @@ function filledForm(overrides: Record<string, string> = {}, answer?: (right: str
   clock += 5_000;
   const right = String(solve(issued.challenge));
   const signup = Object.fromEntries(Object.entries(validSignup()).map(([name, value]) => [name, value ?? ""]));
-  return form({ ...signup, source_page: "/about", website: "", challenge_token: issued.token, challenge_answer: answer ? answer(right) : right, ...overrides });
+  return form({
+    ...signup,
+    source_page: "/about",
+    website: "",
+    challenge_token: issued.token,
+    challenge_answer: answer ? answer(right) : right,
+    ...overrides,
+  });
 }
 
 function headers(extra: Record<string, string> = {}): Headers {
@@ -77,7 +84,10 @@ function asForm(state: JoinFormState) {
 describe("the join form's post", () => {
   it("stores a sign-up with its source and the privacy notice version, and answers with the success view", async () => {
     const state = await post(filledForm({ email: "Owner@Summit.example" }));
-    expect(state).toEqual({ outcome: "joined", joined: { contact_name: validSignup().contact_name, company_name: validSignup().company_name, email: "Owner@Summit.example" } });
+    expect(state).toEqual({
+      outcome: "joined",
+      joined: { contact_name: validSignup().contact_name, company_name: validSignup().company_name, email: "Owner@Summit.example" },
+    });
     const [row] = await storedEntries();
     expect(row).toMatchObject({ email: "Owner@Summit.example", source_page: "/about", notice_version: PRIVACY_NOTICE_VERSION });
   });
@@ -89,7 +99,12 @@ describe("the join form's post", () => {
     expect(state.answerError).toBe(VISITOR_MESSAGES.wrongAnswer);
     // The fields' own problems are shown at the same time, not one post later.
     expect(state.errors).toEqual({ phone: "Enter your phone number." });
-    expect(state.values).toMatchObject({ company_name: validSignup().company_name, email: data.get("email"), phone: "", source_page: "/about" });
+    expect(state.values).toMatchObject({
+      company_name: validSignup().company_name,
+      email: data.get("email"),
+      phone: "",
+      source_page: "/about",
+    });
     expect(state.question.token).not.toBe(postedToken);
     expect(state.keepAnswer).toBeUndefined();
     expect(await countEntries()).toBe(0);
@@ -145,7 +160,7 @@ describe("the join form's post", () => {
     expect(await countEntries()).toBe(0);
   });
 
-  it("\"New question\" sends nothing: the same values back with a different question", async () => {
+  it('"New question" sends nothing: the same values back with a different question', async () => {
     const data = filledForm({ intent: NEW_QUESTION_INTENT });
     const state = asForm(await post(data));
     expect(state.question.token).not.toBe(data.get("challenge_token"));

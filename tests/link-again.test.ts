@@ -9,7 +9,13 @@ import { getDatabase } from "@/lib/db";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/security/client-address";
 import { SharedRateLimiter } from "@/lib/security/rate-limit";
 import { LINK_AGAIN_EVENT } from "@/lib/waitlist/confirmation-email";
-import { LINK_AGAIN_ANSWER, LINK_AGAIN_RATE_LIMITED, oweLinkAgain, requestLinkAgain, type LinkAgainContext } from "@/lib/waitlist/link-again";
+import {
+  LINK_AGAIN_ANSWER,
+  LINK_AGAIN_RATE_LIMITED,
+  oweLinkAgain,
+  requestLinkAgain,
+  type LinkAgainContext,
+} from "@/lib/waitlist/link-again";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { validSignup } from "./fixtures/signup";
@@ -58,7 +64,14 @@ describe("owing a link again", () => {
     const id = await signedUp("owner@summit.example");
     expect(await oweLinkAgain(getDatabase(), "Owner+lost@Summit.example", T0)).toBe(true);
     const [row] = await linksOwed();
-    expect(row).toMatchObject({ entryId: id, kind: "email", status: "pending", event: LINK_AGAIN_EVENT, throttleKey: "summit.example", payload: null });
+    expect(row).toMatchObject({
+      entryId: id,
+      kind: "email",
+      status: "pending",
+      event: LINK_AGAIN_EVENT,
+      throttleKey: "summit.example",
+      payload: null,
+    });
   });
 
   it("owes nothing to an address that is not on the list", async () => {
@@ -109,7 +122,10 @@ describe("the page's post", () => {
 
   it("asks for a valid address and does nothing else", async () => {
     const { ctx, afterAnswer } = context();
-    expect(await ask("not an address", ctx)).toEqual({ email: "not an address", error: "Enter a valid email address, like owner@example.com." });
+    expect(await ask("not an address", ctx)).toEqual({
+      email: "not an address",
+      error: "Enter a valid email address, like owner@example.com.",
+    });
     expect(await ask("", ctx)).toMatchObject({ error: "Enter your email address." });
     await afterAnswer();
     expect(await linksOwed()).toHaveLength(0);

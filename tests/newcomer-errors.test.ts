@@ -27,11 +27,18 @@ describe("the first things a newcomer meets", () => {
     const file = path.join(path.dirname(inject("templateDatabase")), `newer-${crypto.randomUUID()}.db`);
     copyFileSync(inject("templateDatabase"), file);
     const db = new Database(file);
-    db.prepare("INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES (?, 'x', ?, 0, 0, 1)").run(crypto.randomUUID(), "20991231000000_from_the_future");
+    db.prepare(
+      "INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES (?, 'x', ?, 0, 0, 1)",
+    ).run(crypto.randomUUID(), "20991231000000_from_the_future");
     db.close();
-    const run = spawnSync(process.execPath, ["--import", "tsx", "prisma/migrate.ts"], { encoding: "utf8", env: { ...process.env, DATABASE_URL: `file:${file}` } });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "prisma/migrate.ts"], {
+      encoding: "utf8",
+      env: { ...process.env, DATABASE_URL: `file:${file}` },
+    });
     expect(run.status).toBe(1);
-    expect(run.stderr.trim()).toMatch(/^The database at .*newer-.*\.db was made by a newer version of the site \(it has a migration this checkout does not: 20991231000000_from_the_future\): update this checkout \(git pull\), or point DATABASE_URL at another database\.$/);
+    expect(run.stderr.trim()).toMatch(
+      /^The database at .*newer-.*\.db was made by a newer version of the site \(it has a migration this checkout does not: 20991231000000_from_the_future\): update this checkout \(git pull\), or point DATABASE_URL at another database\.$/,
+    );
     noStackTrace(run.stderr);
   });
 
@@ -41,6 +48,8 @@ describe("the first things a newcomer meets", () => {
       env: { ...process.env, CHROMIUM_PATH: "/nonexistent/chromium", E2E_BASE_URL: "http://127.0.0.1:9" },
     });
     expect(run.status).toBe(1);
-    expect(run.stderr.trim()).toBe("CHROMIUM_PATH is /nonexistent/chromium, and there is no file there: point it at a Chromium or Chrome, or unset it.");
+    expect(run.stderr.trim()).toBe(
+      "CHROMIUM_PATH is /nonexistent/chromium, and there is no file there: point it at a Chromium or Chrome, or unset it.",
+    );
   });
 });

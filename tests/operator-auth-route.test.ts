@@ -32,7 +32,13 @@ const request = (path: string, init: { method?: string; address?: string; origin
 describe("/api/auth", () => {
   it("answers 404 to the library's endpoints the console does not use, before the library sees them", async () => {
     const { handle, reached } = route();
-    for (const [method, path] of [["POST", "/sign-up/email"], ["POST", "/update-user"], ["GET", "/list-sessions"], ["POST", "/delete-user"], ["GET", "/sign-out"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/sign-up/email"],
+      ["POST", "/update-user"],
+      ["GET", "/list-sessions"],
+      ["POST", "/delete-user"],
+      ["GET", "/sign-out"],
+    ] as const) {
       expect((await handle(request(path, { method, origin: SITE }))).status, path).toBe(404);
     }
     expect(reached).toEqual([]);

@@ -79,14 +79,24 @@ describe("npm run waitlist -- list", () => {
   it("shows sign-ups newest first as a table, with type labels and the source", async () => {
     await seed(
       { company_name: "Oldest Plumbing", business_type: "plumbing", daysAgo: 3 },
-      { company_name: "Newest Heating", business_type: "hvac", source_page: "/careers", utm_source: "google", utm_medium: "cpc", utm_campaign: "spring", daysAgo: 0 },
+      {
+        company_name: "Newest Heating",
+        business_type: "hvac",
+        source_page: "/careers",
+        utm_source: "google",
+        utm_medium: "cpc",
+        utm_campaign: "spring",
+        daysAgo: 0,
+      },
       { company_name: "Middle Electric", business_type: "electrical", daysAgo: 1 },
     );
     const { status, stdout } = waitlist(["list"]);
     expect(status).toBe(0);
     const lines = stdout.split("\n");
     expect(lines[0]).toMatch(/^Signed up \(UTC\)\s+Company\s+Contact\s+Email\s+Phone\s+Type\s+Size\s+Confirmed\s+Source$/);
-    const companies = lines.filter((line) => /Heating|Electric|Plumbing/.test(line)).map((line) => /(Newest Heating|Middle Electric|Oldest Plumbing)/.exec(line)![1]);
+    const companies = lines
+      .filter((line) => /Heating|Electric|Plumbing/.test(line))
+      .map((line) => /(Newest Heating|Middle Electric|Oldest Plumbing)/.exec(line)![1]);
     expect(companies).toEqual(["Newest Heating", "Middle Electric", "Oldest Plumbing"]);
     expect(stdout).toMatch(/Newest Heating.*HVAC.*\/careers · google \/ cpc \/ spring/);
     expect(stdout).toContain("\n3 sign-ups.\n");
@@ -95,9 +105,23 @@ describe("npm run waitlist -- list", () => {
   it("filters by business type, company size, date and text, and says when nothing matches", async () => {
     await seed(
       // "100" in the address: a search for "100%" must not treat % as a wildcard and find it.
-      { company_name: "Acme Plumbing", contact_name: "Rosa Diaz", business_type: "plumbing", company_size: "1-5", email: "rosa.100@acme.example", daysAgo: 10 },
+      {
+        company_name: "Acme Plumbing",
+        contact_name: "Rosa Diaz",
+        business_type: "plumbing",
+        company_size: "1-5",
+        email: "rosa.100@acme.example",
+        daysAgo: 10,
+      },
       { company_name: "Bolt Electric", contact_name: "Sam 100% Kim", business_type: "electrical", company_size: "6-10", daysAgo: 2 },
-      { company_name: "Cool Air", contact_name: "Lee Park", business_type: "hvac", company_size: "6-10", email: "lee@coolair.example", daysAgo: 0 },
+      {
+        company_name: "Cool Air",
+        contact_name: "Lee Park",
+        business_type: "hvac",
+        company_size: "6-10",
+        email: "lee@coolair.example",
+        daysAgo: 0,
+      },
     );
     const companiesIn = (run: Run) => ["Acme Plumbing", "Bolt Electric", "Cool Air"].filter((name) => run.stdout.includes(name));
 
@@ -129,7 +153,12 @@ describe("npm run waitlist -- list", () => {
 
 describe("npm run waitlist: confirmed emails and removals", () => {
   it("shows who confirmed their email, filters on it, exports the time, and counts confirmations and removals in stats", async () => {
-    await seed({ company_name: "Confirmed Co", email: "yes@example.com" }, { company_name: "Waiting Co", email: "no@example.com" }, { email: "gone@example.com" }, { email: "kicked@example.com" });
+    await seed(
+      { company_name: "Confirmed Co", email: "yes@example.com" },
+      { company_name: "Waiting Co", email: "no@example.com" },
+      { email: "gone@example.com" },
+      { email: "kicked@example.com" },
+    );
     const when = new Date("2026-11-20T10:00:00.000Z");
     await getDatabase().waitlistEntry.updateMany({ where: { emailNormalized: "yes@example.com" }, data: { confirmedAt: when } });
     const gone = await getDatabase().waitlistEntry.findFirstOrThrow({ where: { emailNormalized: "gone@example.com" } });
@@ -142,7 +171,10 @@ describe("npm run waitlist: confirmed emails and removals", () => {
     expect(waitlist(["list", "--confirmed", "yes"]).stdout).not.toContain("Waiting Co");
     expect(waitlist(["list", "--confirmed", "no"]).stdout).not.toContain("Confirmed Co");
 
-    const rows = parse(waitlist(["export", "--format", "csv"]).stdout, { columns: true, record_delimiter: "\r\n" }) as Record<string, string>[];
+    const rows = parse(waitlist(["export", "--format", "csv"]).stdout, { columns: true, record_delimiter: "\r\n" }) as Record<
+      string,
+      string
+    >[];
     expect(rows.map((row) => [row.company_name, row.confirmed_at])).toEqual([
       ["Confirmed Co", "2026-11-20T10:00:00.000+00:00"],
       ["Waiting Co", ""],
@@ -191,17 +223,27 @@ describe("npm run waitlist -- stats", () => {
 describe("npm run waitlist -- stats: the funnel", () => {
   it("prints the site's funnel, per campaign and per page, over the range asked for", async () => {
     const site = "http://localhost:3000";
-    const visits = createVisitHandler({ siteUrl: site, counter: new VisitCounter({ database: getDatabase, capPerAddress: 100 }), salt: new DailySalt(getDatabase) });
+    const visits = createVisitHandler({
+      siteUrl: site,
+      counter: new VisitCounter({ database: getDatabase, capPerAddress: 100 }),
+      salt: new DailySalt(getDatabase),
+    });
     const beacon = (body: object, address: string) =>
       visits.post(
         new Request(`${site}/api/visit`, {
           method: "POST",
-          headers: { "content-type": "text/plain", origin: site, "user-agent": "Mozilla/5.0 Chrome/131.0 Safari/537.36", [CLIENT_ADDRESS_HEADER]: address },
+          headers: {
+            "content-type": "text/plain",
+            origin: site,
+            "user-agent": "Mozilla/5.0 Chrome/131.0 Safari/537.36",
+            [CLIENT_ADDRESS_HEADER]: address,
+          },
           body: JSON.stringify(body),
         }),
       );
     const campaign = { utm_source: "newsletter", utm_medium: "email", utm_campaign: "launch-week" };
-    for (const address of ["203.0.113.1", "198.51.100.1", "192.0.2.1", "192.0.2.200"]) await beacon({ type: "view", page: "/about", ...campaign }, address);
+    for (const address of ["203.0.113.1", "198.51.100.1", "192.0.2.1", "192.0.2.200"])
+      await beacon({ type: "view", page: "/about", ...campaign }, address);
     await beacon({ type: "open", page: "/about", ...campaign }, "203.0.113.1");
     await beacon({ type: "submit", page: "/about", ...campaign }, "203.0.113.1");
     await visits.drain();
@@ -218,8 +260,12 @@ describe("npm run waitlist -- stats: the funnel", () => {
 
     // Sign-ups the counter never saw (scripts off, the counter blocked, Do Not Track): their own
     // figure, explained, and never a rate over all counted visitors (800% here before).
-    for (let i = 0; i < 8; i += 1) await seed({ source_page: "/careers", utm_source: "partner", utm_medium: "referral", utm_campaign: "no-script" });
-    await beacon({ type: "view", page: "/careers", utm_source: "partner", utm_medium: "referral", utm_campaign: "no-script" }, "198.51.100.77");
+    for (let i = 0; i < 8; i += 1)
+      await seed({ source_page: "/careers", utm_source: "partner", utm_medium: "referral", utm_campaign: "no-script" });
+    await beacon(
+      { type: "view", page: "/careers", utm_source: "partner", utm_medium: "referral", utm_campaign: "no-script" },
+      "198.51.100.77",
+    );
     await visits.drain();
     const uncounted = waitlist(["stats", "--from", today, "--to", today]).stdout;
     expect(uncounted).toMatch(/no-script\s+1\s+0\s+0\s+8\s+0\s+0\s+0\s+8\s+0\.0%/);
@@ -249,7 +295,10 @@ describe("npm run waitlist -- export", () => {
   /** The schema trims what visitors send, so a leading tab or CR only gets in from elsewhere (an old import, SQL by hand). */
   async function seedHostile() {
     await seed(hostile);
-    await getDatabase().waitlistEntry.updateMany({ where: { email: hostile.email }, data: { utmMedium: "\tmedium", sourcePage: "\r/careers" } });
+    await getDatabase().waitlistEntry.updateMany({
+      where: { email: hostile.email },
+      data: { utmMedium: "\tmedium", sourcePage: "\r/careers" },
+    });
   }
 
   it("writes RFC 4180 CSV that a CSV parser reads back to the same values, with formulas made inert", async () => {
@@ -302,7 +351,10 @@ describe("npm run waitlist -- export", () => {
     for (const delimiter of [";", "\t", ","]) {
       const records = parse(csv, { delimiter, relax_quotes: true, relax_column_count: true, record_delimiter: "\r\n" }) as string[][];
       const cells = records.flat().flatMap((cell) => cell.split(/\r?\n/));
-      expect(cells.filter((cell) => /^ *[=+\-@]/.test(cell)), `split on ${JSON.stringify(delimiter)}`).toEqual([]);
+      expect(
+        cells.filter((cell) => /^ *[=+\-@]/.test(cell)),
+        `split on ${JSON.stringify(delimiter)}`,
+      ).toEqual([]);
     }
   });
 
@@ -315,17 +367,23 @@ describe("npm run waitlist -- export", () => {
     await seed(escapes);
     // Through a real pseudo-terminal (util-linux's script), as an operator's shell runs it.
     const inTerminal = (format: string) => {
-      const run = spawnSync("script", ["-qec", `${process.execPath} --import tsx lib/operator/main.ts export --format ${format}`, "/dev/null"], {
-        encoding: "utf8",
-        env: { ...process.env, DATABASE_URL: `file:${file}` },
-      });
+      const run = spawnSync(
+        "script",
+        ["-qec", `${process.execPath} --import tsx lib/operator/main.ts export --format ${format}`, "/dev/null"],
+        {
+          encoding: "utf8",
+          env: { ...process.env, DATABASE_URL: `file:${file}` },
+        },
+      );
       expect(run.status, run.stdout).toBe(0);
       return run.stdout;
     };
     for (const format of ["csv", "json"]) {
       const shown = inTerminal(format);
       expect(shown, format).toContain("Acme\uFFFD[2J\uFFFD[31mRed");
-      expect(shown, format).toContain("Control characters were shown as \uFFFD for the terminal; --out FILE, or a pipe, keeps the exact data.");
+      expect(shown, format).toContain(
+        "Control characters were shown as \uFFFD for the terminal; --out FILE, or a pipe, keeps the exact data.",
+      );
       expect(shown, format).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
     }
     // Into a pipe (or a file), the data is exact.
@@ -337,10 +395,29 @@ describe("npm run waitlist -- export", () => {
     await seedHostile();
     const exported = JSON.parse(waitlist(["export", "--format", "json"]).stdout) as Record<string, unknown>[];
     expect(exported).toHaveLength(1);
-    expect(exported[0]).toMatchObject({ ...hostile, utm_medium: "\tmedium", source_page: "\r/careers", business_type: "hvac", company_size: "6-10" });
+    expect(exported[0]).toMatchObject({
+      ...hostile,
+      utm_medium: "\tmedium",
+      source_page: "\r/careers",
+      business_type: "hvac",
+      company_size: "6-10",
+    });
     expect(Object.keys(exported[0]!)).toEqual([
-      "id", "created_at", "company_name", "contact_name", "email", "phone", "business_type", "company_size", "notes",
-      "source_page", "utm_source", "utm_medium", "utm_campaign", "confirmed_at", "duplicate_of",
+      "id",
+      "created_at",
+      "company_name",
+      "contact_name",
+      "email",
+      "phone",
+      "business_type",
+      "company_size",
+      "notes",
+      "source_page",
+      "utm_source",
+      "utm_medium",
+      "utm_campaign",
+      "confirmed_at",
+      "duplicate_of",
     ]);
   });
 
@@ -388,10 +465,13 @@ describe("npm run waitlist -- export", () => {
       notes: 'Notes, with a comma and "quotes"',
       createdAt,
     }));
-    await getDatabase().$transaction(async (tx) => {
-      for (let i = 0; i < rows; i += 5_000) await tx.waitlistEntry.createMany({ data: data.slice(i, i + 5_000) });
-    }, { timeout: 60_000 });
-    expect((await countEntries())).toBe(rows);
+    await getDatabase().$transaction(
+      async (tx) => {
+        for (let i = 0; i < rows; i += 5_000) await tx.waitlistEntry.createMany({ data: data.slice(i, i + 5_000) });
+      },
+      { timeout: 60_000 },
+    );
+    expect(await countEntries()).toBe(rows);
 
     const preload = path.resolve("tests/support/report-peak-memory.cjs");
     const out = path.join(workDir, `bulk-${Date.now()}.csv`);
@@ -404,7 +484,11 @@ describe("npm run waitlist -- export", () => {
     // database file itself with fs here: closing that descriptor drops this process's SQLite locks.)
     const emptyDb = path.join(workDir, "empty-for-baseline.db");
     copyFileSync(inject("templateDatabase"), emptyDb);
-    const baseline = waitlist(["export", "--format", "csv", "--out", `${out}.empty`], { preload, heapMiB: 48, databaseUrl: `file:${emptyDb}` });
+    const baseline = waitlist(["export", "--format", "csv", "--out", `${out}.empty`], {
+      preload,
+      heapMiB: 48,
+      databaseUrl: `file:${emptyDb}`,
+    });
 
     const peakOf = (run: Run) => Number(/peak RSS (\d+(?:\.\d+)?) MiB/.exec(run.stderr)?.[1]);
     const [bigPeak, emptyPeak] = [peakOf(big), peakOf(baseline)];
@@ -425,7 +509,9 @@ describe("npm run waitlist -- check, and refusals in stats", () => {
     expect(waitlist(["check", "--email", "A.nna.Smith+x@googlemail.com"]).stdout).toMatch(
       /^A\.nna\.Smith\+x@googlemail\.com: refused, already on the list as #\d+ annasmith@gmail\.com \(the same mailbox: annasmith@gmail\.com\)\.\n$/,
     );
-    expect(waitlist(["check", "--email", "new.person@example.com"]).stdout).toBe("new.person@example.com: would be taken (its mailbox: new.person@example.com).\n");
+    expect(waitlist(["check", "--email", "new.person@example.com"]).stdout).toBe(
+      "new.person@example.com: would be taken (its mailbox: new.person@example.com).\n",
+    );
     expect(waitlist(["check", "--email", "not-an-address"]).stdout).toContain("not-an-address: refused, not a valid address");
     expect(waitlist(["check"])).toMatchObject({ status: 2, stderr: expect.stringContaining("check needs --email ADDRESS.") });
   });
@@ -443,7 +529,9 @@ describe("npm run waitlist -- check, and refusals in stats", () => {
     });
     const out = waitlist(["stats"]).stdout;
     expect(out).toMatch(/Refused addresses, last 30 days\s+Count\n[─ ]+\nthrowaway domain\s+9\nalready on the list\s+3\nIn all\s+12\n/);
-    expect(out).toMatch(/Domains refused most\s+Why\s+Count\n[─ ]+\nmailinator\.com\s+throwaway domain\s+7\ngmail\.com\s+already on the list\s+3\nyopmail\.com\s+throwaway domain\s+2\n/);
+    expect(out).toMatch(
+      /Domains refused most\s+Why\s+Count\n[─ ]+\nmailinator\.com\s+throwaway domain\s+7\ngmail\.com\s+already on the list\s+3\nyopmail\.com\s+throwaway domain\s+2\n/,
+    );
     expect(out).not.toContain("old.example");
   });
 });
@@ -451,7 +539,7 @@ describe("npm run waitlist -- check, and refusals in stats", () => {
 describe("npm run waitlist -- duplicates", () => {
   /** A row kept from before the canonical mailbox: same key as an entry, marked as its duplicate (as the migration does). */
   async function keptDuplicateOf(email: string, typed: string) {
-    const entry = (await getDatabase().waitlistEntry.findFirstOrThrow({ where: { email } }));
+    const entry = await getDatabase().waitlistEntry.findFirstOrThrow({ where: { email } });
     const { id: _id, publicId: _publicId, challengeId: _challengeId, ...copy } = entry;
     return getDatabase().waitlistEntry.create({ data: { ...copy, email: typed, duplicateOf: entry.id, createdAt: new Date() } });
   }
@@ -468,7 +556,9 @@ describe("npm run waitlist -- duplicates", () => {
 
     const listed = waitlist(["duplicates"]);
     expect(listed.status).toBe(0);
-    expect(listed.stdout).toMatch(/^#\d+ {2}\d{4}-\d\d-\d\d {2}annasmith@gmail\.com {2}\(Dana Ortiz, Smith HVAC\)\n {4}duplicate #\d+ {2}\d{4}-\d\d-\d\d {2}Anna\.Smith\+launch@gmail\.com/);
+    expect(listed.stdout).toMatch(
+      /^#\d+ {2}\d{4}-\d\d-\d\d {2}annasmith@gmail\.com {2}\(Dana Ortiz, Smith HVAC\)\n {4}duplicate #\d+ {2}\d{4}-\d\d-\d\d {2}Anna\.Smith\+launch@gmail\.com/,
+    );
     expect(listed.stdout).toContain("1 duplicate of 1 entry.");
     expect(waitlist(["stats"]).stdout).toContain("Duplicates kept from before one mailbox meant one entry: 1 (see duplicates)");
     const exported = JSON.parse(waitlist(["export", "--format", "json"]).stdout) as { email: string; duplicate_of: number | null }[];
@@ -480,7 +570,10 @@ describe("npm run waitlist -- duplicates", () => {
     expect(removed.status, removed.stderr).toBe(0);
     expect(removed.stdout).toContain("Removed Dana Ortiz <Anna.Smith+launch@gmail.com>");
     expect((await storedEntries()).map((row) => row.email).sort()).toEqual(["annasmith@gmail.com", "other@example.com"]);
-    expect(waitlist(["remove", "--id", "99999", "--yes"])).toMatchObject({ status: 1, stderr: "No sign-up with the id 99999. Nothing removed.\n" });
+    expect(waitlist(["remove", "--id", "99999", "--yes"])).toMatchObject({
+      status: 1,
+      stderr: "No sign-up with the id 99999. Nothing removed.\n",
+    });
   });
 });
 
@@ -502,18 +595,18 @@ describe("npm run waitlist -- remove", () => {
     expect(declined.stdout).toContain("Not removed.");
     const noAnswer = waitlist(["remove", "--email", "ask@example.com"], { input: "" });
     expect(noAnswer.status).toBe(1);
-    expect((await countEntries())).toBe(1);
+    expect(await countEntries()).toBe(1);
 
     const confirmed = waitlist(["remove", "--email", "ask@example.com"], { input: "yes\n" });
     expect(confirmed.status).toBe(0);
-    expect((await countEntries())).toBe(0);
+    expect(await countEntries()).toBe(0);
   });
 
   it("says so when nobody has that email, and changes nothing", async () => {
     await seed({ email: "someone@example.com" });
     const run = waitlist(["remove", "--email", "nobody@example.com", "--yes"]);
     expect(run).toMatchObject({ status: 1, stderr: "No sign-up with the email nobody@example.com. Nothing removed.\n" });
-    expect((await countEntries())).toBe(1);
+    expect(await countEntries()).toBe(1);
   });
 });
 
@@ -522,7 +615,9 @@ describe("npm run waitlist -- deliveries and redeliver", () => {
   async function seedDeliveries() {
     const database = getDatabase();
     for (const email of ["failed@example.com", "waiting@example.com"]) {
-      const signup = waitlistSignupSchema.parse(validSignup({ email, company_name: email.startsWith("failed") ? "Failed Co" : "Waiting Co" }));
+      const signup = waitlistSignupSchema.parse(
+        validSignup({ email, company_name: email.startsWith("failed") ? "Failed Co" : "Waiting Co" }),
+      );
       await signedUpOwing(signup, ["webhook"]);
     }
     const [failed, waiting] = await database.outboxMessage.findMany({ orderBy: { createdAt: "asc" }, include: { entry: true } });
@@ -538,7 +633,11 @@ describe("npm run waitlist -- deliveries and redeliver", () => {
     expect(status).toBe(0);
     expect(stdout.split("\n")[0]).toBe("webhook failed: 1 · webhook pending: 1");
     expect(stdout).toMatch(new RegExp(`${failedId}\\s+webhook\\s+failed\\s+4\\s+failed@example.com\\s+HTTP 503`));
-    expect(stdout).toMatch(new RegExp(`${waitingId}\\s+webhook\\s+pending\\s+1\\s+waiting@example.com\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+connection failed`));
+    expect(stdout).toMatch(
+      new RegExp(
+        `${waitingId}\\s+webhook\\s+pending\\s+1\\s+waiting@example.com\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+connection failed`,
+      ),
+    );
     expect(waitlist(["deliveries", "--status", "failed"]).stdout).not.toContain(waitingId);
   });
 
@@ -550,7 +649,10 @@ describe("npm run waitlist -- deliveries and redeliver", () => {
     expect(row).toMatchObject({ status: "pending", attempts: 0, leaseOwner: null });
     expect(row.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
     expect(waitlist(["redeliver", "--all-failed"])).toMatchObject({ status: 0, stderr: "No failed deliveries.\n" });
-    expect(waitlist(["redeliver", "--id", "no-such-id"])).toMatchObject({ status: 1, stderr: "No failed delivery with the id no-such-id.\n" });
+    expect(waitlist(["redeliver", "--id", "no-such-id"])).toMatchObject({
+      status: 1,
+      stderr: "No failed delivery with the id no-such-id.\n",
+    });
   });
 
   it("says so when nothing is owed yet", async () => {
@@ -573,7 +675,7 @@ describe("npm run waitlist: bad arguments", () => {
     [["export", "--format", "xlsx"], "export needs --format csv or --format json."],
     [["remove"], "remove needs --email ADDRESS or --id N."],
     [["remove", "--email", "a@example.com", "--id", "3"], "remove needs --email ADDRESS or --id N."],
-    [["remove", "--id", "x"], "--id must be an entry's id (a positive whole number), not \"x\"."],
+    [["remove", "--id", "x"], '--id must be an entry\'s id (a positive whole number), not "x".'],
     [["deliveries", "--status", "lost"], '--status must be pending, failed or all, not "lost".'],
     [["redeliver"], "redeliver needs --id ID or --all-failed."],
     [["redeliver", "--id", "x", "--all-failed"], "redeliver needs --id ID or --all-failed."],
@@ -583,7 +685,7 @@ describe("npm run waitlist: bad arguments", () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(reason);
     expect(run.stderr).toContain(USAGE_LINE);
-    expect((await countEntries())).toBe(1);
+    expect(await countEntries()).toBe(1);
   });
 
   it("prints the usage on request, exit 0", async () => {

@@ -60,17 +60,27 @@ describe("operators and their enrolment links", () => {
     await expect(enrolAgain(db, "nobody@fieldcrew.app", SITE, shell)).rejects.toThrow(/not an operator/);
     const again = await enrolAgain(db, "bo@fieldcrew.app", SITE, shell);
     expect(await invitedOperator(db, tokenOf(again.link))).toBeDefined();
-    expect(await listOperators(db)).toMatchObject([{ email: "bo@fieldcrew.app", name: "bo", role: "member", passkeys: 0, sessions: 0, lastSignIn: null }]);
+    expect(await listOperators(db)).toMatchObject([
+      { email: "bo@fieldcrew.app", name: "bo", role: "member", passkeys: 0, sessions: 0, lastSignIn: null },
+    ]);
 
     expect(await removeOperator(db, "bo@fieldcrew.app", shell)).toBe(true);
     expect(await removeOperator(db, "bo@fieldcrew.app", shell)).toBe(false);
     expect(await db.operatorInvitation.count()).toBe(0);
-    expect((await listActions(db, { limit: 10 })).map((row) => row.action)).toEqual(["operator_removed", "operator_invited", "operator_invited"]);
+    expect((await listActions(db, { limit: 10 })).map((row) => row.action)).toEqual([
+      "operator_removed",
+      "operator_invited",
+      "operator_invited",
+    ]);
   });
 
   it("the operators commands, as the shell runs them", () => {
     const run = (args: string[], input = "") =>
-      spawnSync(process.execPath, ["--import", "tsx", "lib/operator/main.ts", ...args], { encoding: "utf8", input, env: { ...process.env, DATABASE_URL: `file:${file}`, SITE_URL: SITE, SMTP_URL: "", MAIL_FROM: "" } });
+      spawnSync(process.execPath, ["--import", "tsx", "lib/operator/main.ts", ...args], {
+        encoding: "utf8",
+        input,
+        env: { ...process.env, DATABASE_URL: `file:${file}`, SITE_URL: SITE, SMTP_URL: "", MAIL_FROM: "" },
+      });
     const added = run(["operators", "add", "cy@fieldcrew.app", "--name", "Cy"]);
     expect(added.status).toBe(0);
     expect(added.stdout).toMatch(/cy@fieldcrew\.app is now an operator\.[\s\S]*http:\/\/localhost:3000\/operator\/enrol#/);
@@ -79,7 +89,9 @@ describe("operators and their enrolment links", () => {
     expect(added.stdout).toContain("Role: admin.");
     expect(run(["operators", "add", "dee@fieldcrew.app"]).stdout).toContain("Role: member.");
     expect(run(["operators", "add", "eli@fieldcrew.app", "--role", "owner"]).stderr).toContain('"owner" is not a role');
-    expect(run(["operators", "list"]).stdout).toMatch(/cy@fieldcrew\.app\s+Cy\s+admin\s+0\s+no\s+never[\s\S]*dee@fieldcrew\.app\s+dee\s+member/);
+    expect(run(["operators", "list"]).stdout).toMatch(
+      /cy@fieldcrew\.app\s+Cy\s+admin\s+0\s+no\s+never[\s\S]*dee@fieldcrew\.app\s+dee\s+member/,
+    );
     // There is always an admin: the last one can be neither removed nor made a member.
     expect(run(["operators", "role", "cy@fieldcrew.app", "member"]).stderr).toContain("There must always be an admin");
     expect(run(["operators", "remove", "cy@fieldcrew.app", "--yes"]).stderr).toContain("There must always be an admin");
@@ -100,7 +112,10 @@ describe("the summaries, list and search the console reads", () => {
     await db.waitlistEntry.update({ where: { id: a.id }, data: { confirmedAt: new Date() } });
     let view = await overview(db, { days: 30, split: "source" });
     expect(view).toMatchObject({ total: 3, confirmed: 1, last24h: 3, last7d: 3 });
-    expect(view.series.map((s) => [s.key, s.total])).toEqual([["google", 2], ["direct", 1]]);
+    expect(view.series.map((s) => [s.key, s.total])).toEqual([
+      ["google", 2],
+      ["direct", 1],
+    ]);
     expect(view.segments).toEqual([
       { businessType: "hvac", companySize: "1-5", signups: 2 },
       { businessType: "plumbing", companySize: "50+", signups: 1 },
@@ -108,18 +123,29 @@ describe("the summaries, list and search the console reads", () => {
     expect(await removeById(db, a.id, shell)).toBe(true);
     view = await overview(db, { days: 30, split: "campaign" });
     expect(view).toMatchObject({ total: 2, confirmed: 0 });
-    expect(view.series.map((s) => [s.key, s.total])).toEqual([["fall", 1], ["none", 1]]);
+    expect(view.series.map((s) => [s.key, s.total])).toEqual([
+      ["fall", 1],
+      ["none", 1],
+    ]);
     expect(view.segments).toEqual([
       { businessType: "hvac", companySize: "1-5", signups: 1 },
       { businessType: "plumbing", companySize: "50+", signups: 1 },
     ]);
-    expect((await listActions(db, { limit: 5, entryId: a.id })).map((row) => [row.action, row.actor])).toEqual([["entry_removed", shell.email]]);
+    expect((await listActions(db, { limit: 5, entryId: a.id })).map((row) => [row.action, row.actor])).toEqual([
+      ["entry_removed", shell.email],
+    ]);
   });
 
   it("filters, searches any part of a name, company or email, and pages both ways without gaps", async () => {
     const db = getDatabase();
-    for (let i = 0; i < 7; i++) await signUp({ company_name: `Ridgeline ${i}`, contact_name: `Person ${i}`, business_type: i % 2 ? "hvac" : "plumbing" });
-    await signUp({ company_name: "Zapata Electric", contact_name: "Olga Zapata", email: "olga@zapata-electric.example", business_type: "electrical" });
+    for (let i = 0; i < 7; i++)
+      await signUp({ company_name: `Ridgeline ${i}`, contact_name: `Person ${i}`, business_type: i % 2 ? "hvac" : "plumbing" });
+    await signUp({
+      company_name: "Zapata Electric",
+      contact_name: "Olga Zapata",
+      email: "olga@zapata-electric.example",
+      business_type: "electrical",
+    });
 
     const query = (params: Record<string, string>) => parseListQuery(new URLSearchParams(params)).query;
     expect((await listPage(db, query({ q: "apata El" }))).entries.map((e) => e.company_name)).toEqual(["Zapata Electric"]);

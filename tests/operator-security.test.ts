@@ -26,14 +26,22 @@ const SITE = "http://localhost:3000";
 const shell = { email: "shell (test@host)", operatorId: null };
 
 function authRoute() {
-  return createAuthRoute({ auth: getAuth, siteUrl: SITE, limiter: new SharedRateLimiter({ max: 1000, windowMs: 60_000, database: getDatabase }) });
+  return createAuthRoute({
+    auth: getAuth,
+    siteUrl: SITE,
+    limiter: new SharedRateLimiter({ max: 1000, windowMs: 60_000, database: getDatabase }),
+  });
 }
 
 function authRequest(path: string, init: { method?: "GET" | "POST"; cookie?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = { [CLIENT_ADDRESS_HEADER]: "203.0.113.7", Origin: SITE };
   if (init.cookie) headers.Cookie = init.cookie;
   if (init.body !== undefined) headers["Content-Type"] = "application/json";
-  return new Request(`${SITE}/api/auth${path}`, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  return new Request(`${SITE}/api/auth${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
 }
 
 /** An operator with one passkey on file (a made-up public key: it can be listed, never used). */
@@ -41,7 +49,16 @@ async function operatorWithPasskey(email: string, options: Parameters<typeof sig
   const signedIn = await signedInOperator(email, "Test Operator", options);
   const credentialID = randomBytes(16).toString("base64url");
   await getDatabase().operatorPasskey.create({
-    data: { id: crypto.randomUUID(), userId: signedIn.id, credentialID, publicKey: "AAAA", counter: 0, deviceType: "singleDevice", backedUp: false, createdAt: new Date() },
+    data: {
+      id: crypto.randomUUID(),
+      userId: signedIn.id,
+      credentialID,
+      publicKey: "AAAA",
+      counter: 0,
+      deviceType: "singleDevice",
+      backedUp: false,
+      createdAt: new Date(),
+    },
   });
   return { ...signedIn, credentialID };
 }
@@ -51,13 +68,25 @@ type Spoiled = { label: string; spoil: (operator: Awaited<ReturnType<typeof oper
 const SPOILED: Spoiled[] = [
   {
     label: "idle for 61 minutes",
-    spoil: async (o) => (await getDatabase().operatorSession.update({ where: { id: o.sessionId }, data: { updatedAt: new Date(Date.now() - 61 * 60_000) } }), o.cookie),
+    spoil: async (o) => (
+      await getDatabase().operatorSession.update({ where: { id: o.sessionId }, data: { updatedAt: new Date(Date.now() - 61 * 60_000) } }),
+      o.cookie
+    ),
   },
   {
     label: "past its 12 hours",
-    spoil: async (o) => (await getDatabase().operatorSession.update({ where: { id: o.sessionId }, data: { expiresAt: new Date(Date.now() - 1000) } }), o.cookie),
+    spoil: async (o) => (
+      await getDatabase().operatorSession.update({ where: { id: o.sessionId }, data: { expiresAt: new Date(Date.now() - 1000) } }),
+      o.cookie
+    ),
   },
-  { label: "of a removed operator", spoil: async (o) => (await removeOperator(getDatabase(), (await getDatabase().operator.findUniqueOrThrow({ where: { id: o.id } })).email, shell), o.cookie) },
+  {
+    label: "of a removed operator",
+    spoil: async (o) => (
+      await removeOperator(getDatabase(), (await getDatabase().operator.findUniqueOrThrow({ where: { id: o.id } })).email, shell),
+      o.cookie
+    ),
+  },
   {
     label: "forged",
     spoil: async () => {
@@ -70,7 +99,9 @@ const SPOILED: Spoiled[] = [
 
 /** What was audited in the operator's name, besides the sign-ins the test's own sessions were made with. */
 const auditOf = async (operatorId: string) =>
-  (await getDatabase().operatorAction.findMany({ where: { operatorId, action: { not: "sign_in" } }, orderBy: { id: "asc" } })).map((row) => row.action);
+  (await getDatabase().operatorAction.findMany({ where: { operatorId, action: { not: "sign_in" } }, orderBy: { id: "asc" } })).map(
+    (row) => row.action,
+  );
 
 describe("/api/auth under the console's session rule", () => {
   it("a good, fresh session: the library sees it, and a sign-out through /api/auth is audited", async () => {
@@ -78,9 +109,13 @@ describe("/api/auth under the console's session rule", () => {
     const o = await operatorWithPasskey("good@fieldcrew.app");
     const session = (await (await handle(authRequest("/get-session", { cookie: o.cookie }))).json()) as { user?: { email: string } } | null;
     expect(session?.user?.email).toBe("good@fieldcrew.app");
-    const options = (await (await handle(authRequest("/passkey/generate-authenticate-options", { cookie: o.cookie }))).json()) as { allowCredentials?: { id: string }[] };
+    const options = (await (await handle(authRequest("/passkey/generate-authenticate-options", { cookie: o.cookie }))).json()) as {
+      allowCredentials?: { id: string }[];
+    };
     expect(options.allowCredentials?.map((c) => c.id)).toEqual([o.credentialID]);
-    expect((await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: o.cookie, body: {} }))).status).toBe(200);
+    expect((await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: o.cookie, body: {} }))).status).toBe(
+      200,
+    );
     const out = await handle(authRequest("/sign-out", { method: "POST", cookie: o.cookie, body: {} }));
     expect(out.status).toBe(200);
     expect(await getDatabase().operatorSession.count({ where: { id: o.sessionId } })).toBe(0);
@@ -103,8 +138,17 @@ describe("/api/auth under the console's session rule", () => {
       const options = (await (await walk("/passkey/generate-authenticate-options", {})).json()) as { allowCredentials?: unknown[] };
       expect(options.allowCredentials ?? []).toEqual([]);
       expect((await walk("/passkey/generate-register-options", { method: "POST", body: {} })).status).toBe(401);
-      expect((await walk("/passkey/verify-registration", { method: "POST", body: { response: { id: "x", rawId: "x", type: "public-key", response: {} } } })).status).toBeGreaterThanOrEqual(400);
-      expect((await walk("/passkey/verify-authentication", { method: "POST", body: { response: { id: o.credentialID } } })).status).toBeGreaterThanOrEqual(400);
+      expect(
+        (
+          await walk("/passkey/verify-registration", {
+            method: "POST",
+            body: { response: { id: "x", rawId: "x", type: "public-key", response: {} } },
+          })
+        ).status,
+      ).toBeGreaterThanOrEqual(400);
+      expect(
+        (await walk("/passkey/verify-authentication", { method: "POST", body: { response: { id: o.credentialID } } })).status,
+      ).toBeGreaterThanOrEqual(400);
       expect((await walk("/sign-in/magic-link", { method: "POST", body: { email: "spoiled@fieldcrew.app" } })).status).toBe(200);
       expect((await walk("/magic-link/verify?token=made-up&callbackURL=/operator", {})).status).toBeLessThan(500);
       await walk("/sign-out", { method: "POST", body: {} });
@@ -123,16 +167,31 @@ describe("/api/auth under the console's session rule", () => {
     const viaLink = await operatorWithPasskey("link@fieldcrew.app", { signedInWith: "email link" });
     const refused = await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: viaLink.cookie, body: {} }));
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ code: "fresh_sign_in_required", confirm: "/operator/confirm?return=%2Foperator%2Faccount" });
+    expect(await refused.json()).toMatchObject({
+      code: "fresh_sign_in_required",
+      confirm: "/operator/confirm?return=%2Foperator%2Faccount",
+    });
 
     const older = await operatorWithPasskey("older@fieldcrew.app");
     await getDatabase().operatorSession.update({ where: { id: older.sessionId }, data: { createdAt: new Date(Date.now() - 11 * 60_000) } });
-    expect((await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: older.cookie, body: {} }))).status).toBe(403);
+    expect(
+      (await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: older.cookie, body: {} }))).status,
+    ).toBe(403);
   });
 
   it("the enrolment token travels in a POST body only: a GET with it in the address is refused before the library", async () => {
     const handle = authRoute();
-    const operator = await getDatabase().operator.create({ data: { id: crypto.randomUUID(), email: "new@fieldcrew.app", name: "New", role: "member", emailVerified: true, createdAt: new Date(), updatedAt: new Date() } });
+    const operator = await getDatabase().operator.create({
+      data: {
+        id: crypto.randomUUID(),
+        email: "new@fieldcrew.app",
+        name: "New",
+        role: "member",
+        emailVerified: true,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      },
+    });
     const { token } = await createInvitation(getDatabase(), operator.id);
     const asGet = await handle(authRequest(`/passkey/generate-register-options?context=${token}`));
     expect(asGet.status).toBe(405);
@@ -157,7 +216,12 @@ async function signUp() {
 const consoleRequest = (path: string, cookie: string, method: "GET" | "POST" = "GET", form?: Record<string, string>) =>
   new Request(`${SITE}${path}`, {
     method,
-    headers: { Cookie: cookie, Origin: SITE, "Sec-Fetch-Site": "same-origin", ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
+    headers: {
+      Cookie: cookie,
+      Origin: SITE,
+      "Sec-Fetch-Site": "same-origin",
+      ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+    },
     body: form ? new URLSearchParams(form) : undefined,
   });
 
@@ -165,7 +229,17 @@ describe("roles and fresh sign-in on the console's routes", () => {
   it("a member's session opens none of an admin's doors, and changes nothing", async () => {
     const member = await signedInOperator("member@fieldcrew.app", "Member", { role: "member" });
     const id = await signUp();
-    await getDatabase().outboxMessage.create({ data: { id: "failed-1", kind: "webhook", entryId: id, status: "failed", attempts: 3, nextAttemptAt: new Date(), createdAt: new Date() } });
+    await getDatabase().outboxMessage.create({
+      data: {
+        id: "failed-1",
+        kind: "webhook",
+        entryId: id,
+        status: "failed",
+        attempts: 3,
+        nextAttemptAt: new Date(),
+        createdAt: new Date(),
+      },
+    });
     for (const response of [
       await handleExport(consoleRequest("/api/operator/export?format=csv", member.cookie)),
       await handleExport(consoleRequest("/api/operator/export?format=json", member.cookie)),
@@ -186,7 +260,9 @@ describe("roles and fresh sign-in on the console's routes", () => {
     const id = await signUp();
     const download = await handleExport(consoleRequest("/api/operator/export?format=csv&q=northwind&type=hvac", admin.cookie));
     expect(download.status).toBe(303);
-    expect(download.headers.get("location")).toBe(`/operator/confirm?return=${encodeURIComponent("/operator/entries?q=northwind&type=hvac")}`);
+    expect(download.headers.get("location")).toBe(
+      `/operator/confirm?return=${encodeURIComponent("/operator/entries?q=northwind&type=hvac")}`,
+    );
     const removal = await handleRemove(consoleRequest(`/api/operator/entries/${id}/remove`, admin.cookie, "POST"), String(id));
     expect(removal.headers.get("location")).toBe(`/operator/confirm?return=${encodeURIComponent(`/operator/entries/${id}`)}`);
     expect(await getDatabase().waitlistEntry.count({ where: { id } })).toBe(1);
@@ -231,9 +307,13 @@ describe("the account page's own passkeys and sessions", () => {
     const [theirs] = await db.operatorPasskey.findMany({ where: { userId: other.id } });
     const post = (form: Record<string, string>) => handleAccount(consoleRequest("/api/operator/account", me.cookie, "POST", form));
 
-    expect((await post({ intent: "rename-passkey", id: mine!.id, name: "Work laptop" })).headers.get("location")).toBe("/operator/account?done=renamed#passkeys");
+    expect((await post({ intent: "rename-passkey", id: mine!.id, name: "Work laptop" })).headers.get("location")).toBe(
+      "/operator/account?done=renamed#passkeys",
+    );
     expect((await db.operatorPasskey.findUniqueOrThrow({ where: { id: mine!.id } })).name).toBe("Work laptop");
-    expect((await post({ intent: "rename-passkey", id: theirs!.id, name: "Mine now" })).headers.get("location")).toContain("done=no_such_passkey");
+    expect((await post({ intent: "rename-passkey", id: theirs!.id, name: "Mine now" })).headers.get("location")).toContain(
+      "done=no_such_passkey",
+    );
     expect((await post({ intent: "remove-passkey", id: theirs!.id })).headers.get("location")).toContain("done=no_such_passkey");
     expect((await post({ intent: "remove-passkey", id: mine!.id })).headers.get("location")).toContain("done=last_passkey");
     expect(await db.operatorPasskey.count({ where: { userId: me.id } })).toBe(1);
@@ -262,7 +342,13 @@ describe("the review's findings on the console's doors (issue 42)", () => {
     expect(asked.status).toBe(200);
     const options = (await asked.json()) as { challenge: string; rp: { id: string } };
     const withChallenge = [cookie, ...cookiesOf(asked)].join("; ");
-    return handle(authRequest("/passkey/verify-registration", { method: "POST", cookie: withChallenge, body: { response: softwarePasskeyResponse(options, SITE), name } }));
+    return handle(
+      authRequest("/passkey/verify-registration", {
+        method: "POST",
+        cookie: withChallenge,
+        body: { response: softwarePasskeyResponse(options, SITE), name },
+      }),
+    );
   }
 
   it("a passkey's name follows the rename rule when the passkey is made: at most 60 characters, no controls or bidi overrides", async () => {
@@ -270,7 +356,9 @@ describe("the review's findings on the console's doors (issue 42)", () => {
     const admin = await signedInOperator("names@fieldcrew.app", "Names");
     const hostile = `\u001b[2J\u202e${"x".repeat(3_000)}`;
     // Asked with the options (the name the authenticator shows), and with the registration (the name kept).
-    const options = await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: admin.cookie, body: { name: hostile.slice(0, 100) } }));
+    const options = await handle(
+      authRequest("/passkey/generate-register-options", { method: "POST", cookie: admin.cookie, body: { name: hostile.slice(0, 100) } }),
+    );
     expect(options.status).toBe(400);
     expect(await options.json()).toMatchObject({ code: "passkey_name", error: "A passkey's name is at most 60 characters." });
     const tooLong = await register(handle, admin.cookie, hostile);
@@ -287,19 +375,35 @@ describe("the review's findings on the console's doors (issue 42)", () => {
   it("an enrolment token is checked when the ceremony starts, with a session too", async () => {
     const handle = authRoute();
     const signedIn = await signedInOperator("stale@fieldcrew.app", "Stale", { role: "member", signedInWith: "email link" });
-    const bogus = await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: signedIn.cookie, body: { context: "bogus" } }));
+    const bogus = await handle(
+      authRequest("/passkey/generate-register-options", { method: "POST", cookie: signedIn.cookie, body: { context: "bogus" } }),
+    );
     expect(bogus.status).toBe(400);
     expect(await bogus.json()).toMatchObject({ code: "enrolment_link_unusable" });
 
     // Someone else's link, opened while signed in: refused, and the link is not used up.
-    const invited = await getDatabase().operator.create({ data: { id: crypto.randomUUID(), email: "invited@fieldcrew.app", name: "Invited", role: "member", emailVerified: true, createdAt: new Date(), updatedAt: new Date() } });
+    const invited = await getDatabase().operator.create({
+      data: {
+        id: crypto.randomUUID(),
+        email: "invited@fieldcrew.app",
+        name: "Invited",
+        role: "member",
+        emailVerified: true,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      },
+    });
     const { token } = await createInvitation(getDatabase(), invited.id);
-    const theirs = await handle(authRequest("/passkey/generate-register-options", { method: "POST", cookie: signedIn.cookie, body: { context: token } }));
+    const theirs = await handle(
+      authRequest("/passkey/generate-register-options", { method: "POST", cookie: signedIn.cookie, body: { context: token } }),
+    );
     expect(theirs.status).toBe(403);
     expect(await theirs.json()).toMatchObject({ code: "enrolment_link_other_operator" });
     expect(await getDatabase().operatorInvitation.count({ where: { operatorId: invited.id, usedAt: null } })).toBe(1);
     // Without a session, the link works as before.
-    expect((await handle(authRequest("/passkey/generate-register-options", { method: "POST", body: { context: token } }))).status).toBe(200);
+    expect((await handle(authRequest("/passkey/generate-register-options", { method: "POST", body: { context: token } }))).status).toBe(
+      200,
+    );
   });
 
   it("a link on another site cannot start a download: cross-site and same-site are refused, the console's own page and a typed address are not", async () => {
@@ -315,7 +419,8 @@ describe("the review's findings on the console's doors (issue 42)", () => {
       expect((await handleCampaignsCsv(download(`/api/operator/campaigns?from=${today}&to=${today}`, site))).status, site).toBe(403);
     }
     expect(await auditOf(admin.id)).toEqual([]);
-    for (const site of ["same-origin", "none"]) expect((await handleExport(download("/api/operator/export?format=csv", site))).status, site).toBe(200);
+    for (const site of ["same-origin", "none"])
+      expect((await handleExport(download("/api/operator/export?format=csv", site))).status, site).toBe(200);
     expect(await auditOf(admin.id)).toEqual(["export", "export"]);
   });
 
@@ -324,13 +429,20 @@ describe("the review's findings on the console's doors (issue 42)", () => {
     const id = await signUp();
     const evil = "http://evil.example";
     const removal = await handleRemove(
-      new Request(`${evil}/api/operator/entries/${id}/remove`, { method: "POST", headers: { Cookie: admin.cookie, Origin: evil, Host: "evil.example", "Sec-Fetch-Site": "same-origin" } }),
+      new Request(`${evil}/api/operator/entries/${id}/remove`, {
+        method: "POST",
+        headers: { Cookie: admin.cookie, Origin: evil, Host: "evil.example", "Sec-Fetch-Site": "same-origin" },
+      }),
       String(id),
     );
     expect(removal.status).toBe(403);
     expect(await getDatabase().waitlistEntry.count({ where: { id } })).toBe(1);
     const signIn = await authRoute()(
-      new Request(`${evil}/api/auth/sign-in/magic-link`, { method: "POST", headers: { Origin: evil, Host: "evil.example", "Content-Type": "application/json", [CLIENT_ADDRESS_HEADER]: "203.0.113.9" }, body: "{}" }),
+      new Request(`${evil}/api/auth/sign-in/magic-link`, {
+        method: "POST",
+        headers: { Origin: evil, Host: "evil.example", "Content-Type": "application/json", [CLIENT_ADDRESS_HEADER]: "203.0.113.9" },
+        body: "{}",
+      }),
     );
     expect(signIn.status).toBe(403);
   });

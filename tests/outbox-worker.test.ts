@@ -10,7 +10,14 @@ import { describe, expect, it } from "vitest";
 import { createDatabase, getDatabase, Prisma } from "@/lib/db";
 import { databaseSettings, parseEnv } from "@/lib/env";
 import { owe, type OwedDelivery } from "@/lib/outbox/owe";
-import { claimStatement, DeliveryWorker, type Attempted, type Channel, type DeliveryKind, type DeliveryWorkerOptions } from "@/lib/outbox/worker";
+import {
+  claimStatement,
+  DeliveryWorker,
+  type Attempted,
+  type Channel,
+  type DeliveryKind,
+  type DeliveryWorkerOptions,
+} from "@/lib/outbox/worker";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { setUpTestDatabase } from "./support/database";
@@ -29,9 +36,15 @@ async function entry(email = `person.${Math.random()}@example.com`): Promise<num
 }
 
 /** `count` entries, each owing one row of `kind` (with throttle key `key`), due at `at`. */
-async function owing(count: number, kind: DeliveryKind, key: (i: number) => string | null = () => null, at = new Date(T0)): Promise<string[]> {
+async function owing(
+  count: number,
+  kind: DeliveryKind,
+  key: (i: number) => string | null = () => null,
+  at = new Date(T0),
+): Promise<string[]> {
   const rows: OwedDelivery[] = [];
-  for (let i = 0; i < count; i += 1) rows.push({ id: crypto.randomUUID(), kind, entryId: await entry(), event: "created", payload: "", throttleKey: key(i) });
+  for (let i = 0; i < count; i += 1)
+    rows.push({ id: crypto.randomUUID(), kind, entryId: await entry(), event: "created", payload: "", throttleKey: key(i) });
   await owe(getDatabase(), rows, at);
   return rows.map((row) => row.id);
 }
@@ -51,7 +64,11 @@ function worker(channels: Partial<Record<DeliveryKind, Channel>>, options: Parti
 }
 
 const counted = (kind: DeliveryKind, key = "") =>
-  getDatabase().$queryRaw<{ sent: bigint | number | null }[]>`SELECT sum(sent) AS sent FROM outbox_sent_minutes WHERE kind = ${kind} AND throttle_key = ${key}`.then(([row]) => Number(row?.sent ?? 0));
+  getDatabase().$queryRaw<
+    { sent: bigint | number | null }[]
+  >`SELECT sum(sent) AS sent FROM outbox_sent_minutes WHERE kind = ${kind} AND throttle_key = ${key}`.then(([row]) =>
+    Number(row?.sent ?? 0),
+  );
 
 describe("the hourly caps", () => {
   it("hold exactly across two instances claiming at once, whatever their batches", async () => {
@@ -104,7 +121,14 @@ describe("the hourly caps", () => {
     const waiting = await getDatabase().outboxMessage.findMany({ where: { status: "pending" } });
     expect(waiting).toHaveLength(10);
     expect(new Set(waiting.map((row) => row.nextAttemptAt.getTime()))).toEqual(new Set([T0 + 61 * MINUTE]));
-    const later = new DeliveryWorker({ channels: { email: mail.send }, owner: "test", retryDelaysMs: [1_000], leaseMs: 60_000, now: () => T0 + 61 * MINUTE, hourlyCapsPerKey: { email: 2 } });
+    const later = new DeliveryWorker({
+      channels: { email: mail.send },
+      owner: "test",
+      retryDelaysMs: [1_000],
+      leaseMs: 60_000,
+      now: () => T0 + 61 * MINUTE,
+      hourlyCapsPerKey: { email: 2 },
+    });
     expect(await later.sweep()).toBe(2);
   });
 });
@@ -122,7 +146,9 @@ describe("a claim", () => {
         [200, 20],
       ] as const) {
         const statement = claimStatement({ kind: "email", room: 50, retryRoom: 25, now: T0, owner: "plan", leaseMs: 60_000, cap, keyCap });
-        const plan = (await explaining.$queryRaw<{ detail: string }[]>(Prisma.sql`EXPLAIN QUERY PLAN ${statement}`)).map((row) => row.detail);
+        const plan = (await explaining.$queryRaw<{ detail: string }[]>(Prisma.sql`EXPLAIN QUERY PLAN ${statement}`)).map(
+          (row) => row.detail,
+        );
         expect(plan).toContainEqual(expect.stringMatching(/^SEARCH outbox USING INDEX outbox_first_attempts_idx/));
         expect(plan).toContainEqual(expect.stringMatching(/^SEARCH outbox USING INDEX outbox_retries_idx/));
         // Whole-table reads of outbox or of the counts would grow with the history.
@@ -187,9 +213,20 @@ describe("the delivered history", () => {
     const database = getDatabase();
     const set = (some: string[], sql: (ids: string) => Prisma.Sql) => database.$executeRaw(sql(JSON.stringify(some)));
     const old = ids.slice(0, 70);
-    await set(old, (list) => Prisma.sql`UPDATE outbox SET status = 'delivered', delivered_at = ${new Date(T0 - WEEK - MINUTE)} WHERE id IN (SELECT value FROM json_each(${list}))`);
-    await set(ids.slice(70, 75), (list) => Prisma.sql`UPDATE outbox SET status = 'delivered', delivered_at = ${new Date(T0 - WEEK + 20 * MINUTE)} WHERE id IN (SELECT value FROM json_each(${list}))`);
-    await set(ids.slice(75, 78), (list) => Prisma.sql`UPDATE outbox SET status = 'failed' WHERE id IN (SELECT value FROM json_each(${list}))`);
+    await set(
+      old,
+      (list) =>
+        Prisma.sql`UPDATE outbox SET status = 'delivered', delivered_at = ${new Date(T0 - WEEK - MINUTE)} WHERE id IN (SELECT value FROM json_each(${list}))`,
+    );
+    await set(
+      ids.slice(70, 75),
+      (list) =>
+        Prisma.sql`UPDATE outbox SET status = 'delivered', delivered_at = ${new Date(T0 - WEEK + 20 * MINUTE)} WHERE id IN (SELECT value FROM json_each(${list}))`,
+    );
+    await set(
+      ids.slice(75, 78),
+      (list) => Prisma.sql`UPDATE outbox SET status = 'failed' WHERE id IN (SELECT value FROM json_each(${list}))`,
+    );
     await database.$executeRaw`INSERT INTO outbox_sent_minutes (kind, throttle_key, minute, sent) VALUES ('email', '', ${T0 / MINUTE - 200}, 3), ('email', '', ${T0 / MINUTE - 30}, 4)`;
     const prune = worker({ webhook: channel().send }, { now: () => T0 + 10 * MINUTE });
     // The two pending rows are delivered by this sweep; a prune takes 50 of the 70 at a time.

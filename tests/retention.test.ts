@@ -21,7 +21,10 @@ const DAY = 24 * 60 * 60 * 1000;
 async function joined(daysAgo: number): Promise<number> {
   const result = await signedUpOwing(waitlistSignupSchema.parse(validSignup()), ["webhook"]);
   if (result.outcome !== "created") throw new Error(result.outcome);
-  await getDatabase().waitlistEntry.update({ where: { id: result.entry.id }, data: { createdAt: new Date(NOW.getTime() - daysAgo * DAY) } });
+  await getDatabase().waitlistEntry.update({
+    where: { id: result.entry.id },
+    data: { createdAt: new Date(NOW.getTime() - daysAgo * DAY) },
+  });
   return result.entry.id;
 }
 
@@ -29,7 +32,13 @@ describe("the retention period", () => {
   it("removes exactly the entries older than it, with their deliveries and timeline, and counts them", async () => {
     const old = [await joined(400), await joined(31), await joined(30.001)];
     const kept = [await joined(29.999), await joined(2), await joined(0)];
-    await changeFollowUp(getDatabase(), [old[0]!], { to: "contacted", note: "Called" }, { email: "ana@fieldcrew.example", operatorId: null }, { deliveries: ["webhook"], now: NOW });
+    await changeFollowUp(
+      getDatabase(),
+      [old[0]!],
+      { to: "contacted", note: "Called" },
+      { email: "ana@fieldcrew.example", operatorId: null },
+      { deliveries: ["webhook"], now: NOW },
+    );
 
     expect(await removeExpiredEntries(getDatabase(), 30, NOW)).toBe(3);
 

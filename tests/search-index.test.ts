@@ -22,14 +22,17 @@ async function signUp(company: string, email: string): Promise<number> {
   return result.entry.id;
 }
 
-const search = async (q: string, limit = 50) => (await listPage(getDatabase(), parseListQuery(new URLSearchParams({ q })).query, limit)).entries.map((entry) => entry.id);
+const search = async (q: string, limit = 50) =>
+  (await listPage(getDatabase(), parseListQuery(new URLSearchParams({ q })).query, limit)).entries.map((entry) => entry.id);
 const mark = async () => (await getDatabase().waitlistSearchState.findUniqueOrThrow({ where: { id: 1 } })).indexedUpTo;
 /**
  * FTS5's own check: of the index itself, and once every entry is indexed (`againstEntries`), that it
  * holds exactly what waitlist_entries says (a 'delete' of a row it never held would fail this).
  */
 const indexIsWhole = (againstEntries = false) =>
-  getDatabase().$executeRawUnsafe(`INSERT INTO waitlist_search (waitlist_search, rank) VALUES ('integrity-check', ${againstEntries ? 1 : 0})`);
+  getDatabase().$executeRawUnsafe(
+    `INSERT INTO waitlist_search (waitlist_search, rank) VALUES ('integrity-check', ${againstEntries ? 1 : 0})`,
+  );
 
 describe("the search index behind the sign-ups", () => {
   it("finds indexed and not yet indexed entries alike, once each, newest first, page by page", async () => {
@@ -121,7 +124,12 @@ describe("the search index behind the sign-ups", () => {
       SELECT value ->> 0, 'Pat', value ->> 1, value ->> 1, '555 0100', 'hvac', '1-5', '2026-11-25T10:00:00.000+00:00' FROM json_each(${rows})`;
     const other = createDatabase(databaseSettings({ ...parseEnv(), DATABASE_URL: url }));
     try {
-      const added = await Promise.all([indexAllEntries(getDatabase()), indexAllEntries(other), indexAllEntries(getDatabase()), indexAllEntries(other)]);
+      const added = await Promise.all([
+        indexAllEntries(getDatabase()),
+        indexAllEntries(other),
+        indexAllEntries(getDatabase()),
+        indexAllEntries(other),
+      ]);
       // A pass that lost the race adds nothing and ends its look; whatever is left waits for the next second.
       const rest = await indexAllEntries(getDatabase());
       expect(added.reduce((sum, n) => sum + n, rest)).toBe(3_000);

@@ -100,6 +100,9 @@ describe("protection settings in the environment", () => {
     expect(() => parseEnv({ WAITLIST_SECRET: "short" })).toThrow(/WAITLIST_SECRET: must be at least 32 characters/);
     expect(() => parseEnv({ WAITLIST_RATE_LIMIT_MAX: "0" })).toThrow(/WAITLIST_RATE_LIMIT_MAX/);
     expect(() => parseEnv({ TRUST_PROXY_HOPS: "one" })).toThrow(/TRUST_PROXY_HOPS: must be a whole number/);
-    expect(parseEnv({ WAITLIST_MIN_SUBMIT_MS: "0", TRUST_PROXY_HOPS: "2" })).toMatchObject({ WAITLIST_MIN_SUBMIT_MS: 0, TRUST_PROXY_HOPS: 2 });
+    expect(parseEnv({ WAITLIST_MIN_SUBMIT_MS: "0", TRUST_PROXY_HOPS: "2" })).toMatchObject({
+      WAITLIST_MIN_SUBMIT_MS: 0,
+      TRUST_PROXY_HOPS: 2,
+    });
   });
 });

@@ -40,8 +40,16 @@ describe("capturing the source in the browser", () => {
   it("clamps values to what the server accepts and survives storage that fails", () => {
     const storage = memoryStorage();
     rememberCampaign(`?utm_campaign=${"x".repeat(500)}`, storage);
-    expect(signupSource(`/${"p".repeat(400)}`, storage)).toMatchObject({ source_page: `/${"p".repeat(299)}`, utm_campaign: "x".repeat(200) });
-    const broken = { getItem: () => "{not json", setItem: () => { throw new Error("QuotaExceededError"); } };
+    expect(signupSource(`/${"p".repeat(400)}`, storage)).toMatchObject({
+      source_page: `/${"p".repeat(299)}`,
+      utm_campaign: "x".repeat(200),
+    });
+    const broken = {
+      getItem: () => "{not json",
+      setItem: () => {
+        throw new Error("QuotaExceededError");
+      },
+    };
     expect(() => rememberCampaign("?utm_source=a", broken)).not.toThrow();
     expect(signupSource("/", broken).utm_source).toBeNull();
     expect(signupSource("/", undefined)).toMatchObject({ source_page: "/", utm_source: null });
@@ -50,15 +58,26 @@ describe("capturing the source in the browser", () => {
 
 describe("storing the source through POST /api/waitlist", () => {
   it("stores the page and the campaign with the sign-up", async () => {
-    const body = { ...signupBody(), source_page: "/careers", utm_source: "google", utm_medium: "cpc", utm_campaign: "Spring 'Launch' <2026>" };
+    const body = {
+      ...signupBody(),
+      source_page: "/careers",
+      utm_source: "google",
+      utm_medium: "cpc",
+      utm_campaign: "Spring 'Launch' <2026>",
+    };
     expect((await POST(jsonRequest(body))).status).toBe(201);
-    expect((await storedEntries())[0]).toMatchObject({ source_page: "/careers", utm_source: "google", utm_medium: "cpc", utm_campaign: "Spring 'Launch' <2026>" });
+    expect((await storedEntries())[0]).toMatchObject({
+      source_page: "/careers",
+      utm_source: "google",
+      utm_medium: "cpc",
+      utm_campaign: "Spring 'Launch' <2026>",
+    });
   });
 
   it("stores NULL for missing or blank source fields (older clients, direct API calls)", async () => {
     expect((await POST(jsonRequest(signupBody()))).status).toBe(201);
     expect((await POST(jsonRequest({ ...signupBody(), source_page: "", utm_source: "  " }))).status).toBe(201);
-    for (const row of (await storedEntries())) {
+    for (const row of await storedEntries()) {
       expect(row).toMatchObject({ source_page: null, utm_source: null, utm_medium: null, utm_campaign: null });
     }
   });
@@ -72,6 +91,6 @@ describe("storing the source through POST /api/waitlist", () => {
     const answer = await answerOf(await POST(jsonRequest({ ...signupBody(), ...source })));
     expect(answer.status).toBe(400);
     expect(Object.values(answer.body.fields as Record<string, string>)).toEqual([message]);
-    expect((await countEntries())).toBe(0);
+    expect(await countEntries()).toBe(0);
   });
 });

@@ -26,7 +26,8 @@ function open(slowQueryMs: number): Database {
   return database;
 }
 
-const slowLines = () => captured!.lines.filter((line) => line.slow_query !== undefined) as { slow_query: { op: string; ms: number; statement: string } }[];
+const slowLines = () =>
+  captured!.lines.filter((line) => line.slow_query !== undefined) as { slow_query: { op: string; ms: number; statement: string } }[];
 
 afterEach(async () => {
   captured?.stop();
@@ -40,7 +41,10 @@ describe("the slow-query log", () => {
     await busyFor(db);
     const [line, ...others] = slowLines();
     expect(others).toEqual([]);
-    expect(line!.slow_query).toMatchObject({ op: "queryRaw", statement: expect.stringMatching(/^WITH RECURSIVE n\(i\) AS \(SELECT 1 UNION ALL .* FROM n$/) });
+    expect(line!.slow_query).toMatchObject({
+      op: "queryRaw",
+      statement: expect.stringMatching(/^WITH RECURSIVE n\(i\) AS \(SELECT 1 UNION ALL .* FROM n$/),
+    });
     expect(line!.slow_query.ms).toBeGreaterThanOrEqual(5);
     expect(captured!.text()).not.toContain(SECRET);
   });
@@ -60,7 +64,8 @@ describe("the slow-query log", () => {
   it("is the site's: its client logs past SLOW_QUERY_MS by default, a client made for a script or the operator tool never", async () => {
     captured = captureLog();
     // Several times the default threshold on this machine.
-    const long = (db: Database) => db.$queryRaw`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT count(*) AS c FROM n`;
+    const long = (db: Database) =>
+      db.$queryRaw`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT count(*) AS c FROM n`;
     database = createDatabase(databaseSettings({ ...parseEnv(), DATABASE_URL: url }));
     await long(database);
     expect(slowLines()).toEqual([]);

@@ -88,8 +88,7 @@ describe("submitSignup", () => {
     const body = await answeredSignup();
     const offline: typeof fetch = () => Promise.reject(new TypeError("Failed to fetch"));
     const proxyPage: typeof fetch = async () => new Response("<html>Bad gateway</html>", { status: 502 });
-    const limited: typeof fetch = async () =>
-      Response.json({ error: "Too many sign-up attempts", code: "rate_limited" }, { status: 429 });
+    const limited: typeof fetch = async () => Response.json({ error: "Too many sign-up attempts", code: "rate_limited" }, { status: 429 });
     for (const failing of [offline, proxyPage, limited]) {
       expect(await submitSignup(body, failing)).toEqual({ ok: false, message: GENERIC });
     }

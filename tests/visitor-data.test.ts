@@ -34,7 +34,10 @@ const download = (token: string) =>
 describe("download my data", () => {
   it("is a JSON file of everything held about the entry and what was sent about it, matching the database", async () => {
     const { entry, token } = await signedUp();
-    await getDatabase().outboxMessage.updateMany({ where: { entryId: entry.id, kind: "email" }, data: { status: "delivered", deliveredAt: new Date(), attempts: 1 } });
+    await getDatabase().outboxMessage.updateMany({
+      where: { entryId: entry.id, kind: "email" },
+      data: { status: "delivered", deliveredAt: new Date(), attempts: 1 },
+    });
     await getDatabase().waitlistEntry.update({ where: { id: entry.id }, data: { confirmedAt: new Date() } });
 
     const response = await download(token);
@@ -44,9 +47,16 @@ describe("download my data", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
     const text = await response.text();
-    const data = JSON.parse(text) as { entry: Record<string, unknown>; notifications: Record<string, unknown>[]; follow_up: Record<string, unknown> };
+    const data = JSON.parse(text) as {
+      entry: Record<string, unknown>;
+      notifications: Record<string, unknown>[];
+      follow_up: Record<string, unknown>;
+    };
 
-    const stored = await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: entry.id }, include: { deliveries: { orderBy: { createdAt: "asc" } } } });
+    const stored = await getDatabase().waitlistEntry.findUniqueOrThrow({
+      where: { id: entry.id },
+      include: { deliveries: { orderBy: { createdAt: "asc" } } },
+    });
     expect(Object.keys(data.entry).slice(0, SIGNUP_FIELD_NAMES.length)).toEqual(SIGNUP_FIELD_NAMES);
     expect(data.entry).toEqual({
       company_name: stored.companyName,
@@ -76,11 +86,22 @@ describe("download my data", () => {
     expect(data.notifications).toHaveLength(2);
     const email = data.notifications.find((row) => String(row.what).includes("confirmation email"))!;
     const emailRow = stored.deliveries.find((row) => row.kind === "email")!;
-    expect(email).toEqual({ what: "the confirmation email to your address", status: "delivered", queued_at: timestamp(emailRow.createdAt), delivered_at: timestamp(emailRow.deliveredAt!), attempts: 1 });
+    expect(email).toEqual({
+      what: "the confirmation email to your address",
+      status: "delivered",
+      queued_at: timestamp(emailRow.createdAt),
+      delivered_at: timestamp(emailRow.deliveredAt!),
+      attempts: 1,
+    });
     expect(data.notifications.find((row) => row !== email)).toMatchObject({ status: "pending", delivered_at: null, attempts: 0 });
 
     // No key to anything: not the link's, not the question's, not the outbox's ids.
-    for (const secret of [entry.publicId!, token.split(".")[1]!, entry.challengeId ?? "no-challenge", ...stored.deliveries.map((row) => row.id)]) {
+    for (const secret of [
+      entry.publicId!,
+      token.split(".")[1]!,
+      entry.challengeId ?? "no-challenge",
+      ...stored.deliveries.map((row) => row.id),
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
@@ -120,8 +141,14 @@ describe("Download my data, once the team follows up", () => {
     const { entry, token } = await signedUp();
     const operator = { email: "ana@fieldcrew.app", operatorId: null };
     const contactedAt = new Date("2026-11-24T10:00:00Z");
-    await changeFollowUp(getDatabase(), [entry.id], { to: "contacted", note: "Private: budget is tight" }, operator, { deliveries: [], now: contactedAt });
-    await changeFollowUp(getDatabase(), [entry.id], { to: "invited" }, operator, { deliveries: ["email"], now: new Date("2026-11-25T10:00:00Z") });
+    await changeFollowUp(getDatabase(), [entry.id], { to: "contacted", note: "Private: budget is tight" }, operator, {
+      deliveries: [],
+      now: contactedAt,
+    });
+    await changeFollowUp(getDatabase(), [entry.id], { to: "invited" }, operator, {
+      deliveries: ["email"],
+      now: new Date("2026-11-25T10:00:00Z"),
+    });
     const text = await (await download(token)).text();
     const data = JSON.parse(text) as { follow_up: Record<string, unknown>; notifications: { what: string }[] };
     expect(data.follow_up).toMatchObject({

@@ -56,7 +56,10 @@ describe("the visitor's page", () => {
         ],
         signedUpAt: entry.createdAt,
         confirmedAt: null,
-        standing: { heading: "Our team will be in touch", text: expect.stringMatching(/^We reach out within 48 hours of every sign-up: by \d{1,2} \w+ \d{4} for yours\.$/) },
+        standing: {
+          heading: "Our team will be in touch",
+          text: expect.stringMatching(/^We reach out within 48 hours of every sign-up: by \d{1,2} \w+ \d{4} for yours\.$/),
+        },
       },
     });
   });
@@ -68,8 +71,14 @@ describe("the visitor's page", () => {
       const page = await loadEntryPage(token);
       return page.state === "found" ? page.entry.standing : undefined;
     };
-    await changeFollowUp(getDatabase(), [entry.id], { to: "contacted", note: "Secret: wants a discount" }, operator, { deliveries: [], now: new Date("2026-11-24T15:00:00Z") });
-    expect(await standing()).toEqual({ heading: "We've been in touch", text: "We contacted you on 24 November 2026. If you missed us, reply to our email and we'll find a time that suits you." });
+    await changeFollowUp(getDatabase(), [entry.id], { to: "contacted", note: "Secret: wants a discount" }, operator, {
+      deliveries: [],
+      now: new Date("2026-11-24T15:00:00Z"),
+    });
+    expect(await standing()).toEqual({
+      heading: "We've been in touch",
+      text: "We contacted you on 24 November 2026. If you missed us, reply to our email and we'll find a time that suits you.",
+    });
     await changeFollowUp(getDatabase(), [entry.id], { to: "invited" }, operator, { deliveries: [], now: new Date("2026-11-26T09:00:00Z") });
     const invited = await standing();
     expect(invited?.heading).toBe("You're invited");
@@ -80,12 +89,15 @@ describe("the visitor's page", () => {
   it.each([
     ["an altered signature", (token: string) => `${token.slice(0, -5)}${token.slice(-5, -4) === "A" ? "B" : "A"}${token.slice(-4)}`],
     // The last character's two unused bits: the same bytes spelled another way is still not our link.
-    ["another spelling of the signature's last character", (token: string) => {
-      const last = token.at(-1)!;
-      const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-      const index = alphabet.indexOf(last);
-      return `${token.slice(0, -1)}${alphabet[index ^ 1]}`;
-    }],
+    [
+      "another spelling of the signature's last character",
+      (token: string) => {
+        const last = token.at(-1)!;
+        const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        const index = alphabet.indexOf(last);
+        return `${token.slice(0, -1)}${alphabet[index ^ 1]}`;
+      },
+    ],
     ["another entry's id with this signature", (token: string) => `00000000-0000-4000-8000-000000000000.${token.split(".")[1]}`],
     ["a link signed with another secret", (token: string) => entryToken("another-secret-another-secret-0123", token.split(".")[0]!)],
     ["the id alone", (token: string) => token.split(".")[0]!],
@@ -162,7 +174,11 @@ describe("POST /api/waitlist/entry", () => {
     const { token } = await signedUp();
     expect((await action(token, "delete-everything")).status).toBe(400);
     const json = await route.POST(
-      new Request(`${ORIGIN}/api/waitlist/entry`, { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json" }, body: "{}" }),
+      new Request(`${ORIGIN}/api/waitlist/entry`, {
+        method: "POST",
+        headers: { origin: ORIGIN, "content-type": "application/json" },
+        body: "{}",
+      }),
     );
     expect(json.status).toBe(415);
     const get = route.GET();

@@ -10,7 +10,16 @@ import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db";
 import { createVisitHandler, referrerOf } from "@/lib/analytics/handler";
 import { VisitCounter } from "@/lib/analytics/record";
-import { campaignFunnels, campaignsQuerySchema, funnelCsv, pageFunnels, pageSpeed, rangeOf, referrers, siteFunnel } from "@/lib/analytics/report";
+import {
+  campaignFunnels,
+  campaignsQuerySchema,
+  funnelCsv,
+  pageFunnels,
+  pageSpeed,
+  rangeOf,
+  referrers,
+  siteFunnel,
+} from "@/lib/analytics/report";
 import { parseFilters } from "@/lib/filters";
 import { forgetPastDays, removeExpiredVisitFigures } from "@/lib/analytics/sweep";
 import { bucketOf, bucketValue, percentileOf, ratingOf } from "@/lib/analytics/vitals";
@@ -26,16 +35,25 @@ const database = setUpTestDatabase();
 
 const SITE = "https://fieldcrew.example";
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const TODAY = new Date();
 const DAY = TODAY.toISOString().slice(0, 10);
 
 /** The real handler; each answer is returned once what it accepted is written (beacons are answered first, handler.ts). */
 function handler(cap = 2_000, now = () => TODAY) {
-  const visits = createVisitHandler({ siteUrl: SITE, counter: new VisitCounter({ database: getDatabase, capPerAddress: cap }), salt: new DailySalt(getDatabase), now });
+  const visits = createVisitHandler({
+    siteUrl: SITE,
+    counter: new VisitCounter({ database: getDatabase, capPerAddress: cap }),
+    salt: new DailySalt(getDatabase),
+    now,
+  });
   const settled = async (answer: Response) => (await visits.drain(), answer);
-  return { post: async (request: Request) => settled(await visits.post(request)), pixel: async (request: Request) => settled(await visits.pixel(request)) };
+  return {
+    post: async (request: Request) => settled(await visits.post(request)),
+    pixel: async (request: Request) => settled(await visits.pixel(request)),
+  };
 }
 
 type Beacon = { address?: string; userAgent?: string; headers?: Record<string, string> };
@@ -43,7 +61,14 @@ type Beacon = { address?: string; userAgent?: string; headers?: Record<string, s
 function beacon(body: unknown, { address = "203.0.113.7", userAgent = CHROME, headers = {} }: Beacon = {}): Request {
   return new Request(`${SITE}/api/visit`, {
     method: "POST",
-    headers: { "content-type": "text/plain;charset=UTF-8", origin: SITE, "sec-fetch-site": "same-origin", "user-agent": userAgent, [CLIENT_ADDRESS_HEADER]: address, ...headers },
+    headers: {
+      "content-type": "text/plain;charset=UTF-8",
+      origin: SITE,
+      "sec-fetch-site": "same-origin",
+      "user-agent": userAgent,
+      [CLIENT_ADDRESS_HEADER]: address,
+      ...headers,
+    },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
@@ -57,7 +82,10 @@ async function traffic(step: string, dimension: string, value: string) {
 describe("counting visits", () => {
   it("counts every view, and each visitor once a day per page, campaign and site", async () => {
     const visits = handler();
-    for (let i = 0; i < 3; i += 1) expect((await visits.post(beacon({ type: "view", page: "/", referrer: "https://www.google.com/search?q=hvac", ...campaign }))).status).toBe(204);
+    for (let i = 0; i < 3; i += 1)
+      expect(
+        (await visits.post(beacon({ type: "view", page: "/", referrer: "https://www.google.com/search?q=hvac", ...campaign }))).status,
+      ).toBe(204);
     // Another address in the same /24 with the same browser family: the same visitor of the day.
     await visits.post(beacon({ type: "view", page: "/about", referrer: `${SITE}/`, ...campaign }, { address: "203.0.113.99" }));
     // Another network: another visitor.
@@ -103,20 +131,30 @@ describe("counting visits", () => {
   it("refuses other sites, oversized bodies and what is not an event, counting nothing", async () => {
     const visits = handler();
     expect((await visits.post(beacon({ type: "view", page: "/" }, { headers: { origin: "https://evil.example" } }))).status).toBe(403);
-    expect((await visits.post(beacon({ type: "view", page: "/" }, { headers: { origin: "null", "sec-fetch-site": "cross-site" } }))).status).toBe(403);
+    expect(
+      (await visits.post(beacon({ type: "view", page: "/" }, { headers: { origin: "null", "sec-fetch-site": "cross-site" } }))).status,
+    ).toBe(403);
     expect((await visits.post(beacon({ type: "view", page: "/", referrer: "x".repeat(2_000) }))).status).toBe(413);
     expect((await visits.post(beacon("{not json"))).status).toBe(400);
     expect((await visits.post(beacon({ type: "view", page: "/", cookie: "no" }))).status).toBe(400);
     expect((await visits.post(beacon({ type: "vital", page: "/", metric: "FID", value: 3 }))).status).toBe(400);
-    expect((await visits.post(beacon({ type: "view", page: "/" }, { headers: { "content-type": "application/x-www-form-urlencoded" } }))).status).toBe(415);
-    const pixel = await visits.pixel(new Request(`${SITE}/api/visit`, { headers: { referer: "https://evil.example/", "user-agent": CHROME } }));
+    expect(
+      (await visits.post(beacon({ type: "view", page: "/" }, { headers: { "content-type": "application/x-www-form-urlencoded" } }))).status,
+    ).toBe(415);
+    const pixel = await visits.pixel(
+      new Request(`${SITE}/api/visit`, { headers: { referer: "https://evil.example/", "user-agent": CHROME } }),
+    );
     expect(pixel.status).toBe(403);
     expect(await getDatabase().trafficDay.count()).toBe(0);
   });
 
   it("lets one address add no more than the cap to a day, whatever it sends", async () => {
     const visits = handler(5);
-    await Promise.all(Array.from({ length: 12 }, (_, i) => visits.post(beacon({ type: "view", page: "/", utm_campaign: `c${i}` }, { userAgent: i % 2 ? CHROME : IPHONE }))));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        visits.post(beacon({ type: "view", page: "/", utm_campaign: `c${i}` }, { userAgent: i % 2 ? CHROME : IPHONE })),
+      ),
+    );
     await visits.post(beacon({ type: "view", page: "/about" }));
     expect(await traffic("view", "site", "")).toMatchObject({ events: 5 });
     expect(await getDatabase().trafficDay.count({ where: { dimension: "campaign" } })).toBe(5);
@@ -127,7 +165,15 @@ describe("counting visits", () => {
 
   it("counts the no-JavaScript image from its page's address, campaign included", async () => {
     const visits = handler();
-    const response = await visits.pixel(new Request(`${SITE}/api/visit`, { headers: { referer: `${SITE}/careers?utm_source=jobs-board&utm_campaign=hiring`, "user-agent": CHROME, [CLIENT_ADDRESS_HEADER]: "203.0.113.7" } }));
+    const response = await visits.pixel(
+      new Request(`${SITE}/api/visit`, {
+        headers: {
+          referer: `${SITE}/careers?utm_source=jobs-board&utm_campaign=hiring`,
+          "user-agent": CHROME,
+          [CLIENT_ADDRESS_HEADER]: "203.0.113.7",
+        },
+      }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/gif");
     expect(response.headers.get("set-cookie")).toBeNull();
@@ -139,12 +185,30 @@ describe("counting visits", () => {
 
   it("stores no address, no user agent and no visitor hash past its day, and sets no cookie", async () => {
     const visits = handler();
-    const answer = await visits.post(beacon({ type: "view", page: "/", referrer: "https://news.example.com/story/42?ref=abc", ...campaign }, { address: "2001:db8:85a3::8a2e:370:7334", userAgent: IPHONE }));
+    const answer = await visits.post(
+      beacon(
+        { type: "view", page: "/", referrer: "https://news.example.com/story/42?ref=abc", ...campaign },
+        { address: "2001:db8:85a3::8a2e:370:7334", userAgent: IPHONE },
+      ),
+    );
     expect(answer.headers.get("set-cookie")).toBeNull();
-    await visits.post(beacon({ type: "vital", page: "/", metric: "LCP", value: 1234 }, { address: "2001:db8:85a3::8a2e:370:7334", userAgent: IPHONE }));
+    await visits.post(
+      beacon({ type: "vital", page: "/", metric: "LCP", value: 1234 }, { address: "2001:db8:85a3::8a2e:370:7334", userAgent: IPHONE }),
+    );
     // The database file and its write-ahead log: everything SQLite holds of it.
-    const file = Buffer.concat([readFileSync(database.file), ...(existsSync(`${database.file}-wal`) ? [readFileSync(`${database.file}-wal`)] : [])]);
-    for (const secret of ["2001:db8", "2001:0db8", "iPhone", "Mobile/15E148", "story/42", "ref=abc", truncatedAddress("2001:db8:85a3::8a2e:370:7334")]) {
+    const file = Buffer.concat([
+      readFileSync(database.file),
+      ...(existsSync(`${database.file}-wal`) ? [readFileSync(`${database.file}-wal`)] : []),
+    ]);
+    for (const secret of [
+      "2001:db8",
+      "2001:0db8",
+      "iPhone",
+      "Mobile/15E148",
+      "story/42",
+      "ref=abc",
+      truncatedAddress("2001:db8:85a3::8a2e:370:7334"),
+    ]) {
       expect(file.includes(Buffer.from(secret)), secret).toBe(false);
     }
     // The day's salt and marks are there today, and gone once the day is over.
@@ -166,7 +230,10 @@ describe("counting visits", () => {
     expect(salts.map((row) => row.day).sort()).toEqual(["2026-11-20", "2026-11-21"]);
     expect(salts[0]!.salt).not.toBe(salts[1]!.salt);
     const days = await getDatabase().trafficDay.findMany({ where: { step: "view", dimension: "site" }, orderBy: { day: "asc" } });
-    expect(days.map((row) => [row.day, row.visitors])).toEqual([["2026-11-20", 1], ["2026-11-21", 1]]);
+    expect(days.map((row) => [row.day, row.visitors])).toEqual([
+      ["2026-11-20", 1],
+      ["2026-11-21", 1],
+    ]);
   });
 });
 
@@ -194,14 +261,29 @@ describe("the funnel", () => {
 
     const range = rangeOf(DAY, DAY);
     const [spring] = (await campaignFunnels(getDatabase(), range)).filter((row) => row.campaign === "spring");
-    expect(spring).toEqual({ source: "newsletter", medium: "email", campaign: "spring", visitors: 2, opened: 1, submitted: 1, stored: 2, confirmed: 1, contacted48h: 2, invited: 1 });
+    expect(spring).toEqual({
+      source: "newsletter",
+      medium: "email",
+      campaign: "spring",
+      visitors: 2,
+      opened: 1,
+      submitted: 1,
+      stored: 2,
+      confirmed: 1,
+      contacted48h: 2,
+      invited: 1,
+    });
     const about = (await pageFunnels(getDatabase(), range)).find((row) => row.page === "/about");
     expect(about).toMatchObject({ visitors: 2, opened: 1, submitted: 1, stored: 2, confirmed: 1, contacted48h: 2, invited: 1 });
     expect(await siteFunnel(getDatabase(), range)).toMatchObject({ visitors: 2, stored: 3 });
 
     // A removal takes its entry out of every step it was counted in.
     await getDatabase().waitlistEntry.delete({ where: { id: invited } });
-    expect((await campaignFunnels(getDatabase(), range)).find((row) => row.campaign === "spring")).toMatchObject({ stored: 1, contacted48h: 1, invited: 0 });
+    expect((await campaignFunnels(getDatabase(), range)).find((row) => row.campaign === "spring")).toMatchObject({
+      stored: 1,
+      contacted48h: 1,
+      invited: 0,
+    });
 
     const csv = funnelCsv(range, await campaignFunnels(getDatabase(), range), await pageFunnels(getDatabase(), range));
     expect(csv.split("\r\n")[0]).toBe(
@@ -214,7 +296,12 @@ describe("the funnel", () => {
 
   it("reads the Campaigns page's range and order from its address, dropping what is not valid", () => {
     const read = (params: Record<string, string>) => parseFilters(campaignsQuerySchema, new URLSearchParams(params));
-    expect(read({ from: "2026-11-01", to: "2026-11-07", sort: "conversion", dir: "asc" }).query).toEqual({ from: "2026-11-01", to: "2026-11-07", sort: "conversion", dir: "asc" });
+    expect(read({ from: "2026-11-01", to: "2026-11-07", sort: "conversion", dir: "asc" }).query).toEqual({
+      from: "2026-11-01",
+      to: "2026-11-07",
+      sort: "conversion",
+      dir: "asc",
+    });
     const bad = read({ from: "2026-02-30", to: "", sort: "email", dir: "sideways" });
     expect(bad.query).toEqual({});
     expect(bad.problems).toHaveLength(3);
@@ -223,7 +310,7 @@ describe("the funnel", () => {
   });
 
   it("keeps a campaign's formula-like utm value inert in the CSV", async () => {
-    await handler().post(beacon({ type: "view", page: "/", utm_source: "=HYPERLINK(\"https://evil.example\")" }));
+    await handler().post(beacon({ type: "view", page: "/", utm_source: '=HYPERLINK("https://evil.example")' }));
     const range = rangeOf(DAY, DAY);
     const csv = funnelCsv(range, await campaignFunnels(getDatabase(), range), []);
     expect(csv).toContain(`"'=HYPERLINK(""https://evil.example"")"`);
@@ -234,7 +321,8 @@ describe("real visitors' page speed", () => {
   it("reads p75 per page and device from the buckets, rated against the thresholds", async () => {
     const visits = handler();
     const lcp = [1200, 1800, 2400, 2500, 3900];
-    for (const [i, value] of lcp.entries()) await visits.post(beacon({ type: "vital", page: "/", metric: "LCP", value }, { address: `198.51.${i}.1` }));
+    for (const [i, value] of lcp.entries())
+      await visits.post(beacon({ type: "vital", page: "/", metric: "LCP", value }, { address: `198.51.${i}.1` }));
     await visits.post(beacon({ type: "vital", page: "/", metric: "CLS", value: 0.31 }, { userAgent: IPHONE }));
     const rows = await pageSpeed(getDatabase());
     const desktop = rows.find((row) => row.page === "/" && row.device === "desktop")!;
@@ -266,7 +354,9 @@ describe("retention of the day figures", () => {
     now = new Date("2026-11-20T12:00:00Z");
     await visits.post(beacon({ type: "view", page: "/" }));
     expect(await removeExpiredVisitFigures(getDatabase(), 30, new Date("2026-11-25T12:00:00Z"))).toBeGreaterThan(0);
-    expect((await getDatabase().trafficDay.findMany({ select: { day: true }, distinct: ["day"] })).map((row) => row.day)).toEqual(["2026-11-20"]);
+    expect((await getDatabase().trafficDay.findMany({ select: { day: true }, distinct: ["day"] })).map((row) => row.day)).toEqual([
+      "2026-11-20",
+    ]);
     expect(await getDatabase().vitalDay.count()).toBe(0);
   });
 

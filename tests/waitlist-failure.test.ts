@@ -66,8 +66,8 @@ describe("POST /api/waitlist when the database fails", () => {
          WHEN NEW.email_normalized LIKE '%@fail.example' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
     // Sent together, so they are written in one transaction.
     const answers = await Promise.all(
-      ["one@ok.example", "two@fail.example", "three@ok.example", "one@ok.example"].map(async (email) =>
-        (await POST(jsonRequest(signupBody({ email })))).status,
+      ["one@ok.example", "two@fail.example", "three@ok.example", "one@ok.example"].map(
+        async (email) => (await POST(jsonRequest(signupBody({ email })))).status,
       ),
     );
     expect(answers).toEqual([201, 500, 201, 409]);
@@ -96,7 +96,9 @@ describe("POST /api/waitlist when the database is temporarily unavailable", () =
     try {
       const released = new Promise<void>((resolve) => setTimeout(() => void lock.release().then(resolve), 300));
       const started = Date.now();
-      const answers = await Promise.all([signupBody(), signupBody(), signupBody()].map(async (signup) => answerOf(await POST(jsonRequest(signup)))));
+      const answers = await Promise.all(
+        [signupBody(), signupBody(), signupBody()].map(async (signup) => answerOf(await POST(jsonRequest(signup)))),
+      );
       await released;
       expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
       // They were answered only after the lock was gone, and well inside the busy timeout.
@@ -124,7 +126,7 @@ describe("POST /api/waitlist when the database is temporarily unavailable", () =
       await lock.release();
       expect(await storedEntries()).toEqual([]);
       // The same sign-ups, sent again: nothing of them was stored, and their questions were not used up.
-      expect((await Promise.all(signups.map(async (signup) => (await POST(jsonRequest(signup))).status)))).toEqual([201, 201, 201]);
+      expect(await Promise.all(signups.map(async (signup) => (await POST(jsonRequest(signup))).status))).toEqual([201, 201, 201]);
     } finally {
       captured.stop();
       await lock.release();

@@ -37,8 +37,21 @@ describe("the fields of a sign-up", () => {
     );
     // Blank optional fields (the utm_* here) are left out.
     expect(shownFields(signup, "onVisitorPage").map(([label]) => label)).toEqual([
-      "Company", "Name", "Email", "Phone", "Business type", "Company size", "Notes", "Joined from page",
+      "Company",
+      "Name",
+      "Email",
+      "Phone",
+      "Business type",
+      "Company size",
+      "Notes",
+      "Joined from page",
     ]);
-    expect(SIGNUP_FIELD_NAMES.filter((field) => SIGNUP_FIELDS[field].listColumn === null)).toEqual(["notes", "source_page", "utm_source", "utm_medium", "utm_campaign"]);
+    expect(SIGNUP_FIELD_NAMES.filter((field) => SIGNUP_FIELDS[field].listColumn === null)).toEqual([
+      "notes",
+      "source_page",
+      "utm_source",
+      "utm_medium",
+      "utm_campaign",
+    ]);
   });
 });

@@ -28,7 +28,7 @@ const REQUIRED = FIELDS.filter((field) => field !== "notes");
 
 const FRAGMENTS = [
   "'; DROP TABLE waitlist_entries; --",
-  "\" OR 1=1 --",
+  '" OR 1=1 --',
   "1); DELETE FROM waitlist_entries; --",
   "<script>alert(1)</script>",
   "<img src=x onerror=alert(1)>",
@@ -38,7 +38,7 @@ const FRAGMENTS = [
   "\u0000",
   "\u202e",
   "𝕳𝖊𝖑𝖑𝖔 👷‍♀️🔧",
-  "=HYPERLINK(\"http://evil.example\")",
+  '=HYPERLINK("http://evil.example")',
 ];
 const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype"];
 
@@ -71,7 +71,10 @@ const anyValue = fc.oneof(hostileString, notAString);
 const brokenSignup = fc
   .record({
     broken: fc.constantFrom(...REQUIRED),
-    brokenValue: fc.oneof(notAString, fc.string({ minLength: 255, maxLength: 3_000 }).map((s) => `x${s}@`)),
+    brokenValue: fc.oneof(
+      notAString,
+      fc.string({ minLength: 255, maxLength: 3_000 }).map((s) => `x${s}@`),
+    ),
     others: fc.record(Object.fromEntries(FIELDS.map((field) => [field, fc.oneof(anyValue, fc.constant(undefined))]))),
     extras: fc.dictionary(fc.constantFrom(...PROTOTYPE_KEYS, "id", "created_at", "email_normalized", "challenge_id"), anyValue),
   })
@@ -79,7 +82,12 @@ const brokenSignup = fc
     const body: Record<string, unknown> = { ...validSignup(), ...others, ...solvedChallenge() };
     body[broken] = brokenValue;
     // JSON.stringify writes "__proto__" as an ordinary key, which is how an attacker would send it.
-    return JSON.stringify(body).replace(/^\{/, `{${Object.entries(extras).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v ?? null)},`).join("")}`);
+    return JSON.stringify(body).replace(
+      /^\{/,
+      `{${Object.entries(extras)
+        .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v ?? null)},`)
+        .join("")}`,
+    );
   });
 
 /** Bodies that are not a sign-up at all: any JSON, broken JSON, broken bytes. */
@@ -88,7 +96,9 @@ const notASignup = fc.oneof(
   fc.string({ unit: "binary" }),
   fc.constantFrom("{", "[1,2", '{"a":}', "\u0000", "null", "true", '"__proto__"', "{}"),
   fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => Uint8Array.from([0x7b, 0x22, ...bytes.map((b) => b | 0x80), 0x22, 0x7d])),
-  fc.record({ __proto__: fc.record({ polluted: fc.constant(true) }) }).map(() => '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'),
+  fc
+    .record({ __proto__: fc.record({ polluted: fc.constant(true) }) })
+    .map(() => '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'),
 );
 
 const ANY_BODY = fc.oneof({ weight: 3, arbitrary: brokenSignup }, { weight: 2, arbitrary: notASignup });
@@ -116,7 +126,7 @@ describe("fuzzing POST /api/waitlist", () => {
       { numRuns: 600 },
     );
     expect(sent).toBeGreaterThanOrEqual(600);
-    expect((await countEntries())).toBe(0);
+    expect(await countEntries()).toBe(0);
     // Nothing reached Object.prototype.
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // Both kinds of refusal were reached, not just the first check.
@@ -128,7 +138,10 @@ describe("fuzzing POST /api/waitlist", () => {
     // Text a person could type: no surrounding spaces (the schema trims those), within the limits.
     const text = (max: number) =>
       fc
-        .oneof(fc.constantFrom(...FRAGMENTS.filter((f) => f.trim() === f && f.length > 1 && !f.includes("\u0000"))), fc.string({ unit: "grapheme", minLength: 1, maxLength: 40 }))
+        .oneof(
+          fc.constantFrom(...FRAGMENTS.filter((f) => f.trim() === f && f.length > 1 && !f.includes("\u0000"))),
+          fc.string({ unit: "grapheme", minLength: 1, maxLength: 40 }),
+        )
         .filter((value) => value.trim() === value && value.length > 0 && value.length <= max);
     let stored = 0;
     await fc.assert(
@@ -142,6 +155,6 @@ describe("fuzzing POST /api/waitlist", () => {
       }),
       { numRuns: 150 },
     );
-    expect((await countEntries())).toBe(stored);
+    expect(await countEntries()).toBe(stored);
   });
 });

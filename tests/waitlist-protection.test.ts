@@ -51,9 +51,9 @@ function fromClient(address: string, payload: unknown, headers: Record<string, s
 
 /** Posts, and proves that nothing was stored. */
 async function expectNothingStored(post: (request: Request) => Promise<Response>, request: Request) {
-  const before = (await countEntries());
+  const before = await countEntries();
   const answer = await answerOf(await post(request));
-  expect((await countEntries())).toBe(before);
+  expect(await countEntries()).toBe(before);
   return answer;
 }
 
@@ -116,7 +116,10 @@ describe("the security question", () => {
     const post = handler();
     const issued = issueChallenge(SECRET, clock);
     for (const wrong of [String(solve(issued.challenge) + 1), "", "seven", null, { value: 1 }]) {
-      const answer = await expectNothingStored(post, jsonRequest({ ...validSignup(), challenge_token: issued.token, challenge_answer: wrong }));
+      const answer = await expectNothingStored(
+        post,
+        jsonRequest({ ...validSignup(), challenge_token: issued.token, challenge_answer: wrong }),
+      );
       expect(answer.status).toBe(400);
       expect(answer.body.code).toBe("challenge_wrong_answer");
     }
@@ -128,7 +131,9 @@ describe("the security question", () => {
     const answer = await post(jsonRequest({ ...validSignup(), challenge_token: issued.token, challenge_answer: solve(issued.challenge) }));
     expect(answer.status).toBe(201);
     const spaced = issueChallenge(SECRET, clock);
-    const second = await post(jsonRequest({ ...validSignup(), challenge_token: spaced.token, challenge_answer: ` ${solve(spaced.challenge)} ` }));
+    const second = await post(
+      jsonRequest({ ...validSignup(), challenge_token: spaced.token, challenge_answer: ` ${solve(spaced.challenge)} ` }),
+    );
     expect(second.status).toBe(201);
   });
 
@@ -145,7 +150,7 @@ describe("the security question", () => {
     const refused = answers.filter((answer) => answer.status !== 201);
     expect(refused).toHaveLength(19);
     for (const answer of refused) expect(answer).toMatchObject({ status: 400, body: { code: "challenge_used" } });
-    expect((await countEntries())).toBe(1);
+    expect(await countEntries()).toBe(1);
   });
 
   it("leaves a token usable after a refusal before the store (a field error)", async () => {
@@ -161,9 +166,14 @@ describe("the security question", () => {
     expect((await post(jsonRequest(body({ email: "taken@example.com" })))).status).toBe(201);
     const { challenge_token, challenge_answer } = solvedChallenge({ secret: SECRET, now: clock });
     const probe = { challenge_token, challenge_answer };
-    expect(await answerOf(await post(jsonRequest({ ...validSignup({ email: "TAKEN@example.com" }), ...probe })))).toMatchObject({ status: 409 });
+    expect(await answerOf(await post(jsonRequest({ ...validSignup({ email: "TAKEN@example.com" }), ...probe })))).toMatchObject({
+      status: 409,
+    });
     for (const email of ["taken@example.com", "new@example.com"]) {
-      expect(await answerOf(await post(jsonRequest({ ...validSignup({ email }), ...probe })))).toMatchObject({ status: 400, body: { code: "challenge_used" } });
+      expect(await answerOf(await post(jsonRequest({ ...validSignup({ email }), ...probe })))).toMatchObject({
+        status: 400,
+        body: { code: "challenge_used" },
+      });
     }
     expect(await countEntries()).toBe(1);
   });
@@ -185,21 +195,23 @@ describe("the security question", () => {
 });
 
 describe("the honeypot and the minimum time", () => {
-  it.each([["text", "https://spam.example"], ["a number", 1], ["an object", { a: 1 }], ["true", true]])(
-    "answers a filled-in honeypot (%s) like a success, stores nothing and logs it",
-    async (_, value) => {
-      const post = handler();
-      const answer = await expectNothingStored(post, jsonRequest(body({ website: value })));
-      expect(answer).toEqual({ status: 201, body: { ok: true } });
-      expect(captured.text()).toContain("honeypot");
-    },
-  );
+  it.each([
+    ["text", "https://spam.example"],
+    ["a number", 1],
+    ["an object", { a: 1 }],
+    ["true", true],
+  ])("answers a filled-in honeypot (%s) like a success, stores nothing and logs it", async (_, value) => {
+    const post = handler();
+    const answer = await expectNothingStored(post, jsonRequest(body({ website: value })));
+    expect(answer).toEqual({ status: 201, body: { ok: true } });
+    expect(captured.text()).toContain("honeypot");
+  });
 
   it("stores a sign-up whose honeypot is empty or absent", async () => {
     const post = handler();
     expect((await post(jsonRequest(body({ website: "" })))).status).toBe(201);
     expect((await post(jsonRequest(body()))).status).toBe(201);
-    expect((await countEntries())).toBe(2);
+    expect(await countEntries()).toBe(2);
   });
 
   it("answers a sign-up sent sooner than the minimum time like a success and stores nothing", async () => {
@@ -212,7 +224,7 @@ describe("the honeypot and the minimum time", () => {
     expect(captured.text()).toContain("2999 ms");
     clock = START + 3_000;
     expect((await post(jsonRequest(inTime))).status).toBe(201);
-    expect((await countEntries())).toBe(1);
+    expect(await countEntries()).toBe(1);
   });
 
   it("measures the minimum time from the visit's first question, so asking for another does not restart it", async () => {
@@ -224,7 +236,7 @@ describe("the honeypot and the minimum time", () => {
       jsonRequest({ ...validSignup(), challenge_token: second.token, challenge_answer: String(solve(second.challenge)) }),
     );
     expect(response.status).toBe(201);
-    expect((await countEntries())).toBe(1);
+    expect(await countEntries()).toBe(1);
   });
 });
 
@@ -240,14 +252,14 @@ describe("the rate limit", () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("540");
     expect(await limited.json()).toMatchObject({ code: "rate_limited", error: expect.stringContaining("Too many") });
-    expect((await countEntries())).toBe(1);
+    expect(await countEntries()).toBe(1);
 
     // Another address has its own allowance.
     expect((await post(fromClient("198.51.100.4", body()))).status).toBe(201);
 
     clock = START + 600_000;
     expect((await post(fromClient("203.0.113.7", body()))).status).toBe(201);
-    expect((await countEntries())).toBe(3);
+    expect(await countEntries()).toBe(3);
   });
 
   it("is checked before anything else, so a limited client costs no parsing", async () => {

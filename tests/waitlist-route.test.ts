@@ -14,11 +14,11 @@ const post = (request: Request) => route.POST(request);
 /** Sends a request that must be refused, and proves the table did not change. */
 async function expectRefused(request: Request, status: number) {
   await post(jsonRequest(signupBody({ email: "already.here@example.com" })));
-  const before = (await countEntries());
+  const before = await countEntries();
   const answer = await answerOf(await post(request));
   expect(answer.status).toBe(status);
   expect(typeof answer.body.error).toBe("string");
-  expect((await countEntries())).toBe(before);
+  expect(await countEntries()).toBe(before);
   return answer;
 }
 
@@ -33,7 +33,7 @@ describe("POST /api/waitlist", () => {
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({ ok: true });
 
-    const rows = (await storedEntries());
+    const rows = await storedEntries();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       company_name: "Acme Plumbing",
@@ -52,9 +52,7 @@ describe("POST /api/waitlist", () => {
   it("accepts a charset on the content type and a sign-up without notes", async () => {
     const withoutNotes: Partial<ReturnType<typeof signupBody>> = signupBody();
     delete withoutNotes.notes;
-    const response = await post(
-      jsonRequest(withoutNotes, { headers: { "content-type": "application/json; charset=utf-8" } }),
-    );
+    const response = await post(jsonRequest(withoutNotes, { headers: { "content-type": "application/json; charset=utf-8" } }));
     expect(response.status).toBe(201);
     expect((await storedEntries())[0]!.notes).toBeNull();
   });
@@ -63,7 +61,7 @@ describe("POST /api/waitlist", () => {
     expect((await post(jsonRequest(signupBody({ email: "owner@example.com" })))).status).toBe(201);
     const answer = await expectRefused(jsonRequest(signupBody({ email: "  OWNER@Example.COM  " })), 409);
     expect(answer.body.error).toContain("already registered");
-    expect((await countEntries())).toBe(2); // the setup row and the first owner@example.com
+    expect(await countEntries()).toBe(2); // the setup row and the first owner@example.com
   });
 
   it("answers 400 with a message per invalid field", async () => {
@@ -88,13 +86,15 @@ describe("POST /api/waitlist", () => {
     expect(answer.body.error).toBe("The request body must be valid JSON.");
   });
 
-  it.each([["an array", "[]"], ["null", "null"], ["a number", "42"], ["a string", '"hello"']])(
-    "answers 400 to JSON that is %s",
-    async (_, body) => {
-      const answer = await expectRefused(jsonRequest(body), 400);
-      expect(answer.body.error).toBe("The request body must be a JSON object with the sign-up fields.");
-    },
-  );
+  it.each([
+    ["an array", "[]"],
+    ["null", "null"],
+    ["a number", "42"],
+    ["a string", '"hello"'],
+  ])("answers 400 to JSON that is %s", async (_, body) => {
+    const answer = await expectRefused(jsonRequest(body), 400);
+    expect(answer.body.error).toBe("The request body must be a JSON object with the sign-up fields.");
+  });
 
   it.each([null, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp"])(
     "answers 415 to the content type %s",
@@ -135,17 +135,14 @@ describe("POST /api/waitlist", () => {
     expect((await post(jsonRequest(body))).status).toBe(201);
   });
 
-  it.each(["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"] as const)(
-    "answers %s with 405 and an Allow header",
-    async (method) => {
-      const before = (await countEntries());
-      const response = route[method]();
-      expect(response.status).toBe(405);
-      expect(response.headers.get("allow")).toBe("POST");
-      expect(await response.json()).toEqual({ error: "Use POST to join the waitlist.", code: "method_not_allowed" });
-      expect((await countEntries())).toBe(before);
-    },
-  );
+  it.each(["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"] as const)("answers %s with 405 and an Allow header", async (method) => {
+    const before = await countEntries();
+    const response = route[method]();
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST");
+    expect(await response.json()).toEqual({ error: "Use POST to join the waitlist.", code: "method_not_allowed" });
+    expect(await countEntries()).toBe(before);
+  });
 
   it("stores exactly one row when 50 sign-ups with one email arrive at once", async () => {
     const variants = ["dup@example.com", "DUP@example.com", " dup@Example.com", "Dup@Example.Com  "];
@@ -156,7 +153,7 @@ describe("POST /api/waitlist", () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(49);
     expect((await storedEntries()).map((row) => row.email_normalized)).toEqual(["dup@example.com"]);
-    expect((await countEntries())).toBe(1);
+    expect(await countEntries()).toBe(1);
   });
 
   it("stores all of 200 distinct sign-ups arriving at once", async () => {
@@ -164,6 +161,6 @@ describe("POST /api/waitlist", () => {
       Array.from({ length: 200 }, (_, i) => post(jsonRequest(signupBody({ email: `crew${i}@example.com` })))),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(200).fill(201));
-    expect((await countEntries())).toBe(200);
+    expect(await countEntries()).toBe(200);
   });
 });

@@ -67,10 +67,17 @@ describe("waitlist sign-up schema", () => {
     (email) => expect(errorFor("email", email)).toBeUndefined(),
   );
 
-  it.each(["plainaddress", "@example.com", "owner@", "owner@example", "owner@@example.com", "owner example@x.com", "owner@exa mple.com", ".owner@example.com", "ow..ner@example.com"])(
-    "rejects the email %s",
-    (email) => expect(errorFor("email", email)).toBe("Enter a valid email address, like owner@example.com."),
-  );
+  it.each([
+    "plainaddress",
+    "@example.com",
+    "owner@",
+    "owner@example",
+    "owner@@example.com",
+    "owner example@x.com",
+    "owner@exa mple.com",
+    ".owner@example.com",
+    "ow..ner@example.com",
+  ])("rejects the email %s", (email) => expect(errorFor("email", email)).toBe("Enter a valid email address, like owner@example.com."));
 
   it("limits email to 254 characters", () => {
     const domain = "@example.com";
@@ -79,9 +86,8 @@ describe("waitlist sign-up schema", () => {
     expect(errorFor("email", local(255 - domain.length) + domain)).toBe("Your email address must be 254 characters or fewer.");
   });
 
-  it.each(["5551234", "+1 (555) 201-7788", "555.201.7788", "+44 20 7946 0958", "123456789012345"])(
-    "accepts the phone number %s",
-    (phone) => expect(errorFor("phone", phone)).toBeUndefined(),
+  it.each(["5551234", "+1 (555) 201-7788", "555.201.7788", "+44 20 7946 0958", "123456789012345"])("accepts the phone number %s", (phone) =>
+    expect(errorFor("phone", phone)).toBeUndefined(),
   );
 
   it("requires 7 to 15 digits in a phone number", () => {

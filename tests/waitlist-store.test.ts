@@ -44,7 +44,11 @@ describe("addToWaitlist across clients", () => {
 
   it("admits one sign-up per security-question token, whichever client writes it", async () => {
     const results = await withClients(5, (clients) =>
-      Promise.all(Array.from({ length: 20 }, (_, i) => addToWaitlist(signup(`reuse${i}@example.com`), { challengeId: "one-token", database: clients[i % 5] }))),
+      Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          addToWaitlist(signup(`reuse${i}@example.com`), { challengeId: "one-token", database: clients[i % 5] }),
+        ),
+      ),
     );
     const outcomes = results.map((result) => result.outcome);
     expect(outcomes.filter((outcome) => outcome === "created")).toHaveLength(1);
@@ -70,7 +74,11 @@ describe("addToWaitlist across clients", () => {
 
   it("stores every distinct sign-up written through five clients, each answered with its own id", async () => {
     const results = await withClients(5, (clients) =>
-      Promise.all(Array.from({ length: 100 }, (_, i) => addToWaitlist(signup(`conn${i}@example.com`), { challengeId: `token-${i}`, database: clients[i % 5] }))),
+      Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          addToWaitlist(signup(`conn${i}@example.com`), { challengeId: `token-${i}`, database: clients[i % 5] }),
+        ),
+      ),
     );
     expect(results.map((result) => result.outcome)).toEqual(Array(100).fill("created"));
     const entries = results.map((result) => (result.outcome === "created" ? result.entry : null));
@@ -85,7 +93,11 @@ describe("addToWaitlist across clients", () => {
 describe("keys that grow with time", () => {
   it("gives each new entry a public id that sorts after those of the entries stored before it", async () => {
     for (let batch = 0; batch < 5; batch += 1) {
-      await Promise.all(Array.from({ length: 4 }, (_, i) => addToWaitlist(signup(`order${batch}.${i}@example.com`), { challengeId: `order-${batch}-${i}` })));
+      await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          addToWaitlist(signup(`order${batch}.${i}@example.com`), { challengeId: `order-${batch}-${i}` }),
+        ),
+      );
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const rows = await getDatabase().waitlistEntry.findMany({ orderBy: { id: "asc" }, select: { publicId: true } });
@@ -100,7 +112,12 @@ describe("keys that grow with time", () => {
   it("gives each security question an id that sorts after those issued before it", () => {
     const ids = Array.from({ length: 50 }, (_, i) => {
       const issued = issueChallenge("a-test-secret-of-enough-length-0123456789", 1_790_000_000_000 + i);
-      const check = checkChallenge("a-test-secret-of-enough-length-0123456789", issued.token, String(solve(issued.challenge)), 1_790_000_000_000 + i);
+      const check = checkChallenge(
+        "a-test-secret-of-enough-length-0123456789",
+        issued.token,
+        String(solve(issued.challenge)),
+        1_790_000_000_000 + i,
+      );
       if (!check.ok) throw new Error(`the question's own answer was refused: ${check.reason}`);
       return check.id;
     });
@@ -108,4 +125,3 @@ describe("keys that grow with time", () => {
     expect(new Set(ids).size).toBe(50);
   });
 });
-

@@ -55,7 +55,8 @@ async function startReceiver(behaviours: Behaviour[]) {
     acceptedPerId() {
       const counts = new Map<string, number>();
       for (const { headers, answered } of received) {
-        if (answered >= 200 && answered < 300) counts.set(String(headers["webhook-id"]), (counts.get(String(headers["webhook-id"])) ?? 0) + 1);
+        if (answered >= 200 && answered < 300)
+          counts.set(String(headers["webhook-id"]), (counts.get(String(headers["webhook-id"])) ?? 0) + 1);
       }
       return counts;
     },
@@ -130,7 +131,11 @@ describe("the new-sign-up webhook", () => {
         "webhook-timestamp": String(delivery!.headers["webhook-timestamp"]),
         "webhook-signature": String(delivery!.headers["webhook-signature"]),
       };
-      const payload = new Webhook(WEBHOOK_SECRET).verify(delivery!.body, headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+      const payload = new Webhook(WEBHOOK_SECRET).verify(delivery!.body, headers) as {
+        type: string;
+        timestamp: string;
+        data: Record<string, unknown>;
+      };
       const other = `whsec_${Buffer.from("another-secret-another-secret-another").toString("base64")}`;
       expect(() => new Webhook(other).verify(delivery!.body, headers)).toThrow();
       expect(() => new Webhook(WEBHOOK_SECRET).verify(delivery!.body.replace("hooked", "forged"), headers)).toThrow();
@@ -175,7 +180,9 @@ describe("the new-sign-up webhook", () => {
 
   it("is owed with the mark that passes its entry: if the outbox rows cannot be written, the mark stays and they are owed at the next pass", async () => {
     expect((await handler()(jsonRequest(signupBody({ email: "atomic@example.com" })))).status).toBe(201);
-    await getDatabase().$executeRawUnsafe("CREATE TRIGGER refuse_outbox BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox refused'); END");
+    await getDatabase().$executeRawUnsafe(
+      "CREATE TRIGGER refuse_outbox BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox refused'); END",
+    );
     try {
       await expect(oweNewSignups(getDatabase(), ["webhook"], testSecret())).rejects.toThrow();
     } finally {
@@ -194,7 +201,8 @@ describe("the new-sign-up webhook", () => {
       // Two instances pass at once, in small batches: each entry is owed by exactly one of them.
       const owe = (database: typeof other) => oweNewSignups(database, ["webhook"], testSecret(), new Date(), 7);
       let passed = 0;
-      for (let round = 0; round < 10; round += 1) passed += (await Promise.all([owe(getDatabase()), owe(other)])).reduce((sum, n) => sum + n, 0);
+      for (let round = 0; round < 10; round += 1)
+        passed += (await Promise.all([owe(getDatabase()), owe(other)])).reduce((sum, n) => sum + n, 0);
       expect(passed).toBe(30);
       const rows = await outbox();
       expect(rows).toHaveLength(30);
@@ -207,13 +215,21 @@ describe("the new-sign-up webhook", () => {
   it("is not owed for sign-ups stored while no delivery was configured: turning the webhook on later sends nothing for them", async () => {
     expect((await handler()(jsonRequest(signupBody({ email: "before@example.com" })))).status).toBe(201);
     // An instance without a webhook still moves the mark, owing nothing.
-    const unconfigured = new DeliveryWorker({ channels: {}, owner: "plain", retryDelaysMs: [], leaseMs: 60_000, owe: owingNewSignups(testSecret()) });
+    const unconfigured = new DeliveryWorker({
+      channels: {},
+      owner: "plain",
+      retryDelaysMs: [],
+      leaseMs: 60_000,
+      owe: owingNewSignups(testSecret()),
+    });
     expect(await unconfigured.sweep()).toBe(0);
     expect((await handler()(jsonRequest(signupBody({ email: "after@example.com" })))).status).toBe(201);
     const receiver = await startReceiver(["ok"]);
     try {
       expect(await workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET })).sweep()).toBe(1);
-      expect(receiver.received.map((delivery) => (JSON.parse(delivery.body) as { data: { email: string } }).data.email)).toEqual(["after@example.com"]);
+      expect(receiver.received.map((delivery) => (JSON.parse(delivery.body) as { data: { email: string } }).data.email)).toEqual([
+        "after@example.com",
+      ]);
     } finally {
       await receiver.close();
     }
@@ -272,7 +288,14 @@ describe("the new-sign-up webhook", () => {
     expect(await worker.sweep()).toBe(0);
     expect(await outbox()).toEqual([expect.objectContaining({ status: "failed", attempts: 3, lastError: "connection failed" })]);
     expect(captured.lines).toContainEqual(
-      expect.objectContaining({ fault: "delivery_failed", kind: "webhook", entry_id: expect.any(Number), delivery_id: expect.stringMatching(/^[0-9a-f-]{36}$/), attempts: 3, problem: "connection failed" }),
+      expect.objectContaining({
+        fault: "delivery_failed",
+        kind: "webhook",
+        entry_id: expect.any(Number),
+        delivery_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        attempts: 3,
+        problem: "connection failed",
+      }),
     );
     expect(captured.text()).not.toContain("down@example.com");
   });
@@ -363,10 +386,12 @@ describe("the new-sign-up webhook", () => {
 
   it("is configured by WAITLIST_WEBHOOK_URL with a required Standard Webhooks WAITLIST_WEBHOOK_SECRET", () => {
     expect(() => parseEnv({ WAITLIST_WEBHOOK_URL: "https://crm.example/hooks" })).toThrow(/WAITLIST_WEBHOOK_SECRET: must be set/);
-    expect(() => parseEnv({ WAITLIST_WEBHOOK_URL: "https://crm.example/hooks", WAITLIST_WEBHOOK_SECRET: "0123456789abcdef0123456789abcdef" })).toThrow(
-      /WAITLIST_WEBHOOK_SECRET: must be a Standard Webhooks secret: whsec_/,
+    expect(() =>
+      parseEnv({ WAITLIST_WEBHOOK_URL: "https://crm.example/hooks", WAITLIST_WEBHOOK_SECRET: "0123456789abcdef0123456789abcdef" }),
+    ).toThrow(/WAITLIST_WEBHOOK_SECRET: must be a Standard Webhooks secret: whsec_/);
+    expect(() => parseEnv({ WAITLIST_WEBHOOK_URL: "ftp://crm.example", WAITLIST_WEBHOOK_SECRET: WEBHOOK_SECRET })).toThrow(
+      /WAITLIST_WEBHOOK_URL/,
     );
-    expect(() => parseEnv({ WAITLIST_WEBHOOK_URL: "ftp://crm.example", WAITLIST_WEBHOOK_SECRET: WEBHOOK_SECRET })).toThrow(/WAITLIST_WEBHOOK_URL/);
     expect(parseEnv({ WAITLIST_WEBHOOK_URL: "https://crm.example/hooks", WAITLIST_WEBHOOK_SECRET: WEBHOOK_SECRET })).toMatchObject({
       WAITLIST_WEBHOOK_URL: "https://crm.example/hooks",
     });

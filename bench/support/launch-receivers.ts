@@ -27,7 +27,8 @@ const LAUNCH_CAP = "10000000";
 export function mailModeFromEnv(): MailMode | undefined {
   const mode = process.env.BENCH_DELIVERIES;
   if (mode === undefined || mode === "") return undefined;
-  if (!(MAIL_MODES as readonly string[]).includes(mode)) throw new Error(`BENCH_DELIVERIES must be one of ${MAIL_MODES.join(", ")}, not ${mode}`);
+  if (!(MAIL_MODES as readonly string[]).includes(mode))
+    throw new Error(`BENCH_DELIVERIES must be one of ${MAIL_MODES.join(", ")}, not ${mode}`);
   return mode as MailMode;
 }
 

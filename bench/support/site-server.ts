@@ -58,7 +58,10 @@ export function copyDatabase(source: string, name: string): string {
   copyFileSync(source, file);
   for (const suffix of ["-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
   // A seed kept from an older checkout gets the migrations added since (the copy, never the seed).
-  execFileSync(path.join("node_modules", ".bin", "tsx"), ["prisma/migrate.ts"], { env: { ...process.env, DATABASE_URL: `file:${file}` }, stdio: "pipe" });
+  execFileSync(path.join("node_modules", ".bin", "tsx"), ["prisma/migrate.ts"], {
+    env: { ...process.env, DATABASE_URL: `file:${file}` },
+    stdio: "pipe",
+  });
   const copy = new Database(file, { readonly: true });
   console.log(`On a copy of ${source} (${copy.prepare("SELECT count(*) AS n FROM waitlist_entries").pluck().get()} entries)`);
   copy.close();
@@ -120,7 +123,13 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
 
 /** `next start` on the hello-world fixture. */
 export async function startHelloWorld(port: number): Promise<SiteServer> {
-  return startServerProcess(port, [path.join("node_modules", "next", "dist", "bin", "next"), "start", HELLO_WORLD_DIR, "--port", String(port), "--hostname", "127.0.0.1"], {}, "/", false);
+  return startServerProcess(
+    port,
+    [path.join("node_modules", "next", "dist", "bin", "next"), "start", HELLO_WORLD_DIR, "--port", String(port), "--hostname", "127.0.0.1"],
+    {},
+    "/",
+    false,
+  );
 }
 
 export async function startSiteServer(options: {
@@ -149,7 +158,15 @@ export async function startSiteServer(options: {
   // node --import tsx: one process, so signals and /proc figures are the server's own.
   return startServerProcess(
     options.port,
-    [...(options.nodeArgs ?? []), ...(options.preload ?? []).flatMap((file) => ["--require", path.resolve(file)]), "--import", "tsx", options.script ?? "server.ts", "--port", String(options.port)],
+    [
+      ...(options.nodeArgs ?? []),
+      ...(options.preload ?? []).flatMap((file) => ["--require", path.resolve(file)]),
+      "--import",
+      "tsx",
+      options.script ?? "server.ts",
+      "--port",
+      String(options.port),
+    ],
     { DATABASE_URL: options.url ?? `file:${options.databaseFile}`, ...options.env },
     options.readyPath ?? "/api/waitlist/challenge",
     options.logFile ?? options.output ?? false,

@@ -18,8 +18,8 @@ export function ClosingCta() {
           Claim your founding-member spot
         </h2>
         <p className="mx-auto mt-5 max-w-2xl text-lg leading-8 text-pretty text-slate-300">
-          Founding membership is limited to {FIGURES.foundingMemberLimit} companies. Join the waitlist in two minutes and
-          we&apos;ll set you up personally before we open to everyone.
+          Founding membership is limited to {FIGURES.foundingMemberLimit} companies. Join the waitlist in two minutes and we&apos;ll set you
+          up personally before we open to everyone.
         </p>
         <ul className="mx-auto mt-10 grid max-w-2xl grid-cols-3 gap-3 sm:gap-4">
           {STATS.map((stat) => (

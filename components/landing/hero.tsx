@@ -25,8 +25,8 @@ export function Hero() {
             Run your whole service business from one app
           </h1>
           <p className="mt-6 max-w-xl text-lg leading-8 text-pretty text-slate-300">
-            Schedule and dispatch jobs, invoice and get paid on site, and keep every customer in one place. Built for HVAC,
-            plumbing, electrical, general contractors, landscaping and every trade in between.
+            Schedule and dispatch jobs, invoice and get paid on site, and keep every customer in one place. Built for HVAC, plumbing,
+            electrical, general contractors, landscaping and every trade in between.
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             <JoinWaitlistButton size="lg">

@@ -29,7 +29,9 @@ function PlanCard({ plan }: { plan: Plan }) {
   return (
     <li
       className={`relative flex flex-col rounded-2xl p-7 ${
-        popular ? "bg-ink-950 text-white shadow-xl ring-2 ring-brand-400 lg:-mt-4 lg:pb-11" : "bg-white text-slate-900 ring-1 ring-slate-200"
+        popular
+          ? "bg-ink-950 text-white shadow-xl ring-2 ring-brand-400 lg:-mt-4 lg:pb-11"
+          : "bg-white text-slate-900 ring-1 ring-slate-200"
       }`}
     >
       {popular && (
@@ -50,7 +52,9 @@ function PlanCard({ plan }: { plan: Plan }) {
           <p className={`mt-1 text-sm line-through ${popular ? "text-slate-400" : "text-slate-500"}`}>${plan.regularPrice}/month</p>
         </div>
         <div className={`absolute inset-0 flex items-center justify-center ${popular ? "bg-ink-950/40" : "bg-white/40"}`}>
-          <span className="rounded-full bg-ink-950 px-4 py-1.5 text-sm font-semibold text-white shadow ring-1 ring-white/20">Coming Soon</span>
+          <span className="rounded-full bg-ink-950 px-4 py-1.5 text-sm font-semibold text-white shadow ring-1 ring-white/20">
+            Coming Soon
+          </span>
         </div>
         <p className="sr-only">
           Founding-member price ${plan.price} per month, was ${plan.regularPrice} per month. Final pricing is coming soon.

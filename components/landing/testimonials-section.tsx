@@ -29,7 +29,10 @@ export function TestimonialsSection() {
                   <p>{testimonial.quote}</p>
                 </blockquote>
                 <figcaption className="mt-6 flex items-center gap-3 border-t border-slate-100 pt-5">
-                  <span aria-hidden="true" className="flex size-11 items-center justify-center rounded-full bg-ink-950 text-sm font-semibold text-white">
+                  <span
+                    aria-hidden="true"
+                    className="flex size-11 items-center justify-center rounded-full bg-ink-950 text-sm font-semibold text-white"
+                  >
                     {initialsOf(testimonial.name)}
                   </span>
                   <span>

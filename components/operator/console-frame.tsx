@@ -17,7 +17,17 @@ const CONSOLE_LINKS = [
  * The console's frame: the site's dark header with the console's own links (when signed in;
  * an admin's pages only for an admin) and sign-out.
  */
-export function ConsoleFrame({ operatorEmail, role, current, children }: { operatorEmail?: string; role?: string; current?: string; children: ReactNode }) {
+export function ConsoleFrame({
+  operatorEmail,
+  role,
+  current,
+  children,
+}: {
+  operatorEmail?: string;
+  role?: string;
+  current?: string;
+  children: ReactNode;
+}) {
   const links = CONSOLE_LINKS.filter((link) => !("adminOnly" in link) || role === "admin");
   return (
     <>
@@ -72,7 +82,17 @@ export function ConsoleHeading({ title, children }: { title: string; children?: 
 }
 
 /** A titled panel of a console page: a white card whose heading names it for assistive technology. */
-export function ConsoleSection({ id, title, className = "", children }: { id: string; title: ReactNode; className?: string; children: ReactNode }) {
+export function ConsoleSection({
+  id,
+  title,
+  className = "",
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <section aria-labelledby={id} className={`rounded-xl border border-slate-200 bg-white p-4 sm:p-6 ${className}`.trim()}>
       <h2 id={id} className="text-lg font-semibold text-slate-900">

@@ -30,7 +30,14 @@ export function EmailLinkRequest() {
         Your work email
       </label>
       <div className="mt-1.5 flex flex-col gap-2 sm:flex-row">
-        <input id="operator-email" name="email" type="email" autoComplete="username" required className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-base" />
+        <input
+          id="operator-email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-base"
+        />
         <button type="submit" disabled={state.busy} className={buttonClasses("outline", "md")}>
           Email me a sign-in link
         </button>

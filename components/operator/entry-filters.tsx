@@ -6,7 +6,17 @@ const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-
 const label = "block text-sm font-medium text-slate-700";
 
 /** One filter as a labelled select whose first choice, "Any", leaves it out of the query. */
-export function FilterSelect({ name, label: text, value, options }: { name: string; label: string; value?: string; options: readonly { value: string; label: string }[] }) {
+export function FilterSelect({
+  name,
+  label: text,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value?: string;
+  options: readonly { value: string; label: string }[];
+}) {
   return (
     <div>
       <label htmlFor={name} className={label}>
@@ -27,18 +37,45 @@ export function FilterSelect({ name, label: text, value, options }: { name: stri
 /** The list's filters: a GET form, so a filtered list is a link (and works without JavaScript). */
 export function EntryFilters({ query, sources }: { query: ListQuery; sources: string[] }) {
   return (
-    <form method="get" action="/operator/entries" role="search" aria-label="Filter sign-ups" className="rounded-xl border border-slate-200 bg-white p-4">
+    <form
+      method="get"
+      action="/operator/entries"
+      role="search"
+      aria-label="Filter sign-ups"
+      className="rounded-xl border border-slate-200 bg-white p-4"
+    >
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4 lg:grid-cols-8">
         <div className="col-span-2">
           <label htmlFor="q" className={label}>
             Search
           </label>
-          <input id="q" name="q" type="search" minLength={MIN_SEARCH_LENGTH} defaultValue={query.q} placeholder="Name, company or email" className={field} />
+          <input
+            id="q"
+            name="q"
+            type="search"
+            minLength={MIN_SEARCH_LENGTH}
+            defaultValue={query.q}
+            placeholder="Name, company or email"
+            className={field}
+          />
         </div>
         <FilterSelect name="type" label="Trade" value={query.type} options={BUSINESS_TYPES} />
         <FilterSelect name="size" label="Size" value={query.size} options={COMPANY_SIZES} />
-        <FilterSelect name="source" label="Source" value={query.source} options={[DIRECT_SOURCE, ...sources.filter((s) => s !== DIRECT_SOURCE)].map((s) => ({ value: s, label: s }))} />
-        <FilterSelect name="confirmed" label="Confirmed" value={query.confirmed} options={[{ value: "yes", label: "Yes" }, { value: "no", label: "Not yet" }]} />
+        <FilterSelect
+          name="source"
+          label="Source"
+          value={query.source}
+          options={[DIRECT_SOURCE, ...sources.filter((s) => s !== DIRECT_SOURCE)].map((s) => ({ value: s, label: s }))}
+        />
+        <FilterSelect
+          name="confirmed"
+          label="Confirmed"
+          value={query.confirmed}
+          options={[
+            { value: "yes", label: "Yes" },
+            { value: "no", label: "Not yet" },
+          ]}
+        />
         <div>
           <label htmlFor="from" className={label}>
             From

@@ -44,7 +44,19 @@ function describe(item: TimelineItem): string {
 }
 
 /** An entry's follow-up on its console page: where it stands, the change, assignment and note forms, and its timeline. */
-export function FollowUpPanel({ entry, timeline, operators, me, zone }: { entry: FollowUpStatus; timeline: TimelineItem[]; operators: Operator[]; me: string; zone: string }) {
+export function FollowUpPanel({
+  entry,
+  timeline,
+  operators,
+  me,
+  zone,
+}: {
+  entry: FollowUpStatus;
+  timeline: TimelineItem[];
+  operators: Operator[];
+  me: string;
+  zone: string;
+}) {
   const when = momentIn(zone);
   const now = new Date();
   const state: FollowUpState = isFollowUpState(entry.followUpState) ? entry.followUpState : "awaiting";
@@ -58,7 +70,9 @@ export function FollowUpPanel({ entry, timeline, operators, me, zone }: { entry:
           <dt className="text-sm text-slate-500">State</dt>
           <dd className="font-semibold text-slate-900">
             {STATE_LABELS[state]}
-            {state === "closed" && entry.closedReason && isClosedReason(entry.closedReason) ? ` (${CLOSED_REASON_LABELS[entry.closedReason]})` : ""}
+            {state === "closed" && entry.closedReason && isClosedReason(entry.closedReason)
+              ? ` (${CLOSED_REASON_LABELS[entry.closedReason]})`
+              : ""}
           </dd>
           {entry.stateChangedAt && (
             <dd className="text-sm text-slate-600">
@@ -70,7 +84,13 @@ export function FollowUpPanel({ entry, timeline, operators, me, zone }: { entry:
           <dt className="text-sm text-slate-500">{state === "awaiting" ? "Deadline" : "First contact"}</dt>
           {state === "awaiting" ? (
             <dd className="text-slate-900">
-              <strong>{urgencyOf(entry.createdAt, now) === "overdue" ? "Overdue: " : urgencyOf(entry.createdAt, now) === "due_soon" ? "Due soon: " : ""}</strong>
+              <strong>
+                {urgencyOf(entry.createdAt, now) === "overdue"
+                  ? "Overdue: "
+                  : urgencyOf(entry.createdAt, now) === "due_soon"
+                    ? "Due soon: "
+                    : ""}
+              </strong>
               {timeLeftText(entry.createdAt, now)}
               <div className="text-sm text-slate-600">{when(deadlineOf(entry.createdAt))}</div>
             </dd>

@@ -29,12 +29,23 @@ export function FollowUpResult({ result }: { result: Result }) {
   }
   const sentences: string[] = [];
   if (result.done === "noted") sentences.push("Note added to the timeline.");
-  else if (result.done === "assigned") sentences.push(count(result.changed) ? `${entries(count(result.changed))} assigned.` : "Nothing changed hands: they were assigned so already.");
+  else if (result.done === "assigned")
+    sentences.push(
+      count(result.changed) ? `${entries(count(result.changed))} assigned.` : "Nothing changed hands: they were assigned so already.",
+    );
   else if (isFollowUpState(result.done)) {
     const to: FollowUpState = result.done;
-    const [changed, already, refused, missing] = [count(result.changed), count(result.already), count(result.refused), count(result.missing)];
+    const [changed, already, refused, missing] = [
+      count(result.changed),
+      count(result.already),
+      count(result.refused),
+      count(result.missing),
+    ];
     if (changed) sentences.push(`${entries(changed)} marked ${STATE_LABELS[to].toLowerCase()}.`);
-    if (already) sentences.push(`${entries(already)} already ${already === 1 ? "was" : "were"} ${STATE_LABELS[to].toLowerCase()} (another operator got there first; any note was kept).`);
+    if (already)
+      sentences.push(
+        `${entries(already)} already ${already === 1 ? "was" : "were"} ${STATE_LABELS[to].toLowerCase()} (another operator got there first; any note was kept).`,
+      );
     if (refused) {
       const reason = isFollowUpState(result.reason) ? refusalOf(result.reason, to) : undefined;
       sentences.push(`${entries(refused)} not changed${reason ? `: ${reason}` : "."} Any note given was kept.`);
@@ -44,7 +55,10 @@ export function FollowUpResult({ result }: { result: Result }) {
   if (sentences.length === 0) return null;
   const warn = count(result.refused) > 0 || count(result.missing) > 0;
   return (
-    <p role="status" className={`mb-4 rounded-lg border p-3 text-sm ${warn ? "border-amber-200 bg-amber-50 text-amber-950" : "border-emerald-200 bg-emerald-50 text-emerald-900"}`}>
+    <p
+      role="status"
+      className={`mb-4 rounded-lg border p-3 text-sm ${warn ? "border-amber-200 bg-amber-50 text-amber-950" : "border-emerald-200 bg-emerald-50 text-emerald-900"}`}
+    >
       {sentences.join(" ")}
     </p>
   );

@@ -1,5 +1,14 @@
 import type { ReactNode } from "react";
-import { conversion, FUNNEL_STEPS, WITHOUT_COUNTED_VISIT_NOTE, withoutCountedVisit, type Funnel, type FunnelStep, type PageSpeed, type SortKey } from "@/lib/analytics/report";
+import {
+  conversion,
+  FUNNEL_STEPS,
+  WITHOUT_COUNTED_VISIT_NOTE,
+  withoutCountedVisit,
+  type Funnel,
+  type FunnelStep,
+  type PageSpeed,
+  type SortKey,
+} from "@/lib/analytics/report";
 import { count as number } from "@/lib/operator/format";
 import { METRIC_INFO, METRICS, metricText, RATING_LABELS, type Rating } from "@/lib/analytics/vitals";
 import { ConsoleFigure } from "./console-frame";
@@ -20,14 +29,27 @@ export function FunnelFigures({ funnel, pageViews }: { funnel: Funnel; pageViews
   const steps = Object.keys(FUNNEL_STEPS) as FunnelStep[];
   const uncounted = withoutCountedVisit(funnel);
   // Sign-ups: their rate among counted visitors, and those the counter did not see, apart.
-  const signedUpNote = [conversion(funnel) === null ? null : `${percentText(conversion(funnel))} of visitors`, uncounted > 0 ? `${number(uncounted)} without a counted visit` : null].filter(Boolean).join(" · ") || "–";
+  const signedUpNote =
+    [
+      conversion(funnel) === null ? null : `${percentText(conversion(funnel))} of visitors`,
+      uncounted > 0 ? `${number(uncounted)} without a counted visit` : null,
+    ]
+      .filter(Boolean)
+      .join(" · ") || "–";
   return (
     <>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 xl:grid-cols-7">
         {steps.map((step) => {
           const share = SHARE_OF[step];
           const base = share ? funnel[share.of] : 0;
-          const note = step === "stored" ? signedUpNote : !share ? `${number(pageViews)} page views` : base > 0 ? `${((funnel[step] / base) * 100).toFixed(1)}% ${share.words}` : "–";
+          const note =
+            step === "stored"
+              ? signedUpNote
+              : !share
+                ? `${number(pageViews)} page views`
+                : base > 0
+                  ? `${((funnel[step] / base) * 100).toFixed(1)}% ${share.words}`
+                  : "–";
           return <ConsoleFigure key={step} label={FUNNEL_STEPS[step]} value={number(funnel[step])} note={note} />;
         })}
       </dl>
@@ -75,7 +97,13 @@ export function FunnelTable<Row extends Funnel>({
     // Numbers start most first, labels A to Z; the active column's next click turns it round.
     const nextDescending = active ? !sort.descending : key !== "label";
     return (
-      <th key={key} scope="col" title={fullTitle} aria-sort={active ? (sort.descending ? "descending" : "ascending") : undefined} className={`px-2 py-2 font-medium whitespace-nowrap ${key === "label" ? "text-left" : "text-right"}`}>
+      <th
+        key={key}
+        scope="col"
+        title={fullTitle}
+        aria-sort={active ? (sort.descending ? "descending" : "ascending") : undefined}
+        className={`px-2 py-2 font-medium whitespace-nowrap ${key === "label" ? "text-left" : "text-right"}`}
+      >
         {sortHref ? (
           <a href={sortHref(key, nextDescending)} className="hover:underline">
             {title}
@@ -128,7 +156,13 @@ const RATING_STYLE: Record<Rating, string> = {
   poor: "bg-red-50 text-red-900",
 };
 
-function SpeedCell({ figure, metric }: { figure: PageSpeed["metrics"][keyof PageSpeed["metrics"]]["last7"]; metric: keyof typeof METRIC_INFO }) {
+function SpeedCell({
+  figure,
+  metric,
+}: {
+  figure: PageSpeed["metrics"][keyof PageSpeed["metrics"]]["last7"];
+  metric: keyof typeof METRIC_INFO;
+}) {
   if (!figure) return <td className="px-2 py-2 text-right text-slate-400">–</td>;
   return (
     <td className={`px-2 py-2 text-right ${RATING_STYLE[figure.rating]}`}>
@@ -145,7 +179,10 @@ export function PageSpeedTable({ rows }: { rows: PageSpeed[] }) {
   return (
     <div className="mt-4 overflow-x-auto">
       <table className="w-full text-sm tabular-nums">
-        <caption className="sr-only">The 75th percentile of each metric per page and device, over the last 7 and 28 days, with its rating and how many visits it is from</caption>
+        <caption className="sr-only">
+          The 75th percentile of each metric per page and device, over the last 7 and 28 days, with its rating and how many visits it is
+          from
+        </caption>
         <thead>
           <tr className="text-slate-600">
             <th scope="col" rowSpan={2} className="px-2 py-2 text-left font-medium">

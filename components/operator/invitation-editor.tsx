@@ -56,7 +56,8 @@ export function InvitationEditor({ initial, save }: { initial: EditorState; save
           className={`${field} font-mono`}
         />
         <p id="body-help" className="mt-1 text-sm text-slate-600">
-          {"{{name}}"} and {"{{company}}"} become the visitor&apos;s name and company. A blank line starts a new paragraph. A link to their own page is added below.
+          {"{{name}}"} and {"{{company}}"} become the visitor&apos;s name and company. A blank line starts a new paragraph. A link to their
+          own page is added below.
         </p>
         {state.problems.body && (
           <p id="body-problem" className="mt-1 text-sm text-red-800">

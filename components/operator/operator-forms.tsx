@@ -37,7 +37,19 @@ function RoleOptions() {
 }
 
 /** One of an operator's row forms: the shared action, what it does, whom it is about. */
-function RowForm({ formAction, intent, email, className, children }: { formAction: (form: FormData) => void; intent: string; email: string; className?: string; children: ReactNode }) {
+function RowForm({
+  formAction,
+  intent,
+  email,
+  className,
+  children,
+}: {
+  formAction: (form: FormData) => void;
+  intent: string;
+  email: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <form action={formAction} className={className}>
       <input type="hidden" name="intent" value={intent} />
@@ -106,7 +118,13 @@ export function OperatorTeam({ action, team, youId }: { action: Action; team: Te
               </p>
               <p className="text-slate-600">{member.summary}</p>
             </div>
-            <OperatorRowForms formAction={formAction} pending={pending} email={member.email} role={member.role} isYou={member.id === youId} />
+            <OperatorRowForms
+              formAction={formAction}
+              pending={pending}
+              email={member.email}
+              role={member.role}
+              isYou={member.id === youId}
+            />
           </li>
         ))}
       </ul>
@@ -114,7 +132,19 @@ export function OperatorTeam({ action, team, youId }: { action: Action; team: Te
   );
 }
 
-function OperatorRowForms({ formAction, pending, email, role, isYou }: { formAction: (form: FormData) => void; pending: boolean; email: string; role: string; isYou: boolean }) {
+function OperatorRowForms({
+  formAction,
+  pending,
+  email,
+  role,
+  isYou,
+}: {
+  formAction: (form: FormData) => void;
+  pending: boolean;
+  email: string;
+  role: string;
+  isYou: boolean;
+}) {
   const id = email.replace(/[^a-z0-9]/gi, "-");
   return (
     <div className="flex flex-wrap items-end gap-2">
@@ -127,7 +157,12 @@ function OperatorRowForms({ formAction, pending, email, role, isYou }: { formAct
         <label htmlFor={`role-${id}`} className="sr-only">
           Role of {email}
         </label>
-        <select id={`role-${id}`} name="role" defaultValue={role} className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm">
+        <select
+          id={`role-${id}`}
+          name="role"
+          defaultValue={role}
+          className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm"
+        >
           <RoleOptions />
         </select>
         <button type="submit" disabled={pending} className={buttonClasses("outline", "sm")}>

@@ -28,7 +28,11 @@ function readEnrolmentToken(): string {
 export function PasskeyEnrolment({ mode }: { mode: "enrol" | "add" }) {
   const router = useRouter();
   // null while rendering on the server (which never sees the fragment).
-  const token = useSyncExternalStore(noSubscription, () => (mode === "enrol" ? readEnrolmentToken() : null), () => null);
+  const token = useSyncExternalStore(
+    noSubscription,
+    () => (mode === "enrol" ? readEnrolmentToken() : null),
+    () => null,
+  );
   const [state, setState] = useState<{ busy: boolean; problem?: string; confirm?: string }>({ busy: false });
   const [name, setName] = useState("");
   const hydrated = useHydrated();
@@ -72,7 +76,16 @@ export function PasskeyEnrolment({ mode }: { mode: "enrol" | "add" }) {
           />
         </div>
       )}
-      <button type="button" onClick={create} disabled={state.busy || !hydrated || (mode === "enrol" && token === null)} className={buttonClasses(mode === "enrol" ? "primary" : "outline", mode === "enrol" ? "lg" : "md", mode === "enrol" ? "w-full" : "")}>
+      <button
+        type="button"
+        onClick={create}
+        disabled={state.busy || !hydrated || (mode === "enrol" && token === null)}
+        className={buttonClasses(
+          mode === "enrol" ? "primary" : "outline",
+          mode === "enrol" ? "lg" : "md",
+          mode === "enrol" ? "w-full" : "",
+        )}
+      >
         {state.busy ? "Waiting for your device…" : mode === "enrol" ? "Create my passkey" : "Add a passkey"}
       </button>
       <p role="alert" className="mt-3 min-h-5 text-sm text-red-800">

@@ -4,15 +4,33 @@ const WIDTH = 720;
 const HEIGHT = 200;
 const PAD = { top: 22, right: 8, bottom: 28, left: 52 };
 
-const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en-GB", { month: "short", day: "numeric", timeZone: "UTC" });
+const shortDay = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString("en-GB", { month: "short", day: "numeric", timeZone: "UTC" });
 const percent = (share: number | null) => (share === null ? "–" : `${Math.round(share * 100)}%`);
-const hours = (value: number | null) => (value === null ? "–" : `${Number.isInteger(value) || value >= 10 ? Math.round(value) : value.toFixed(1)} h`);
+const hours = (value: number | null) =>
+  value === null ? "–" : `${Number.isInteger(value) || value >= 10 ? Math.round(value) : value.toFixed(1)} h`;
 
 /**
  * One weekly measure as bars, drawn on the server as SVG with a dashed target
  * line; weeks without figures are left empty (no bar, "–" in the table).
  */
-function WeeklyBars({ id, title, weeks, valueOf, top, target, label }: { id: string; title: string; weeks: WeekFigures[]; valueOf: (w: WeekFigures) => number | null; top: number; target: number; label: (v: number | null) => string }) {
+function WeeklyBars({
+  id,
+  title,
+  weeks,
+  valueOf,
+  top,
+  target,
+  label,
+}: {
+  id: string;
+  title: string;
+  weeks: WeekFigures[];
+  valueOf: (w: WeekFigures) => number | null;
+  top: number;
+  target: number;
+  label: (v: number | null) => string;
+}) {
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotW / weeks.length;
@@ -36,7 +54,9 @@ function WeeklyBars({ id, title, weeks, valueOf, top, target, label }: { id: str
           const x = PAD.left + i * slot + slot * 0.15;
           return (
             <g key={week.from}>
-              {value !== null && <rect x={x} width={slot * 0.7} y={y(value)} height={Math.max(1, PAD.top + plotH - y(value))} className="fill-sky-600" />}
+              {value !== null && (
+                <rect x={x} width={slot * 0.7} y={y(value)} height={Math.max(1, PAD.top + plotH - y(value))} className="fill-sky-600" />
+              )}
               {value !== null && (
                 <text x={x + slot * 0.35} y={y(value) - 3} textAnchor="middle" className="fill-slate-700 text-[15px]">
                   {label(value)}
@@ -48,7 +68,15 @@ function WeeklyBars({ id, title, weeks, valueOf, top, target, label }: { id: str
             </g>
           );
         })}
-        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(target)} y2={y(target)} strokeDasharray="6 4" className="stroke-brand-700" strokeWidth={3} />
+        <line
+          x1={PAD.left}
+          x2={WIDTH - PAD.right}
+          y1={y(target)}
+          y2={y(target)}
+          strokeDasharray="6 4"
+          className="stroke-brand-700"
+          strokeWidth={3}
+        />
       </svg>
     </figure>
   );
@@ -60,8 +88,24 @@ export function PromiseChart({ weeks }: { weeks: WeekFigures[] }) {
   return (
     <div>
       <div className="grid gap-6 md:grid-cols-2">
-        <WeeklyBars id="share-chart" title="Contacted within 48 hours (dashed: all of them)" weeks={weeks} valueOf={(w) => w.shareInTime} top={1} target={1} label={percent} />
-        <WeeklyBars id="median-chart" title="Median time to first contact (dashed: 48 hours)" weeks={weeks} valueOf={(w) => w.medianHours} top={topHours} target={48} label={hours} />
+        <WeeklyBars
+          id="share-chart"
+          title="Contacted within 48 hours (dashed: all of them)"
+          weeks={weeks}
+          valueOf={(w) => w.shareInTime}
+          top={1}
+          target={1}
+          label={percent}
+        />
+        <WeeklyBars
+          id="median-chart"
+          title="Median time to first contact (dashed: 48 hours)"
+          weeks={weeks}
+          valueOf={(w) => w.medianHours}
+          top={topHours}
+          target={48}
+          label={hours}
+        />
       </div>
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer text-slate-700">The figures as a table</summary>

@@ -15,7 +15,8 @@ function step(max: number): number {
   return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough)!;
 }
 
-const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+const shortDay = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
 /**
  * Sign-ups per day as stacked bars, drawn on the server as SVG (no chart script
@@ -42,7 +43,9 @@ export function SignupsChart({ data, splitLabel }: { data: Pick<Overview, "days"
     <figure>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${titleId} ${descId}`} className="h-auto w-full">
         <title id={titleId}>{`Sign-ups per day, last ${days.length} days, by ${splitLabel.toLowerCase()}`}</title>
-        <desc id={descId}>{`${sum.toLocaleString("en-US")} sign-ups from ${shortDay(days[0]!)} to ${shortDay(days.at(-1)!)}; the busiest day had ${max.toLocaleString("en-US")}. The table after the chart has every figure.`}</desc>
+        <desc
+          id={descId}
+        >{`${sum.toLocaleString("en-US")} sign-ups from ${shortDay(days[0]!)} to ${shortDay(days.at(-1)!)}; the busiest day had ${max.toLocaleString("en-US")}. The table after the chart has every figure.`}</desc>
         {Array.from({ length: top / gridStep + 1 }, (_, i) => i * gridStep).map((value) => (
           <g key={value}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(value)} y2={y(value)} className="stroke-slate-200" strokeWidth={1} />
@@ -59,7 +62,16 @@ export function SignupsChart({ data, splitLabel }: { data: Pick<Overview, "days"
               {series.map((s, k) => {
                 const value = s.perDay[i]!;
                 if (value === 0) return null;
-                const rect = <rect key={s.key} x={x} width={barW} y={y(base + value)} height={y(base) - y(base + value)} className={FILLS[k % FILLS.length]} />;
+                const rect = (
+                  <rect
+                    key={s.key}
+                    x={x}
+                    width={barW}
+                    y={y(base + value)}
+                    height={y(base) - y(base + value)}
+                    className={FILLS[k % FILLS.length]}
+                  />
+                );
                 base += value;
                 return rect;
               })}

@@ -11,5 +11,9 @@ export const noSubscription = () => () => {};
  * before the script is not silently lost.
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }

@@ -33,7 +33,10 @@ export function VisitorEntry({ page, token, done }: Props) {
       <section aria-label="Your entry" className="bg-slate-50 py-12 sm:py-16">
         <div className="mx-auto max-w-2xl px-4 sm:px-6">
           {done === "confirm" && entry.confirmedAt && (
-            <p role="status" className="mb-6 flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-emerald-900">
+            <p
+              role="status"
+              className="mb-6 flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-emerald-900"
+            >
               <Icon node={CircleCheck} className="mt-0.5 size-5 shrink-0" />
               Thanks, your email address is confirmed.
             </p>
@@ -71,8 +74,8 @@ export function VisitorEntry({ page, token, done }: Props) {
               </summary>
               <EntryForm token={token} action="remove">
                 <p className="mt-4 text-slate-700">
-                  This deletes your entry and anything we were still going to send you about it. It cannot be undone, and
-                  we will not email you again.
+                  This deletes your entry and anything we were still going to send you about it. It cannot be undone, and we will not email
+                  you again.
                 </p>
                 <button type="submit" className={buttonClasses("danger", "md", "mt-4")}>
                   <Icon node={Trash2} className="size-5" />
@@ -123,8 +126,7 @@ function EntryDetails({ entry }: { entry: EntryView }) {
 function EntryUnavailable() {
   return (
     <MessagePage eyebrow="Your waitlist entry" title="We can't show your entry right now" isStatus>
-      Our waitlist is very busy or briefly unavailable. Your entry is safe and your link still works: please reload this
-      page in a minute.
+      Our waitlist is very busy or briefly unavailable. Your entry is safe and your link still works: please reload this page in a minute.
     </MessagePage>
   );
 }

@@ -18,7 +18,6 @@ type Props = {
   titleId: string;
 };
 
-
 /**
  * The join page's form. Without a script it is a plain form post answered by the page
  * itself, re-rendered by the server (useActionState's progressive enhancement); with one,
@@ -39,7 +38,10 @@ export function JoinForm({ initial, action, titleId }: Props) {
   useEffect(() => {
     if (state === initial) return;
     const within = container.current;
-    const target = within?.querySelector('[aria-invalid="true"]') ?? within?.querySelector('[role="alert"]') ?? within?.querySelector("[data-initial-focus]");
+    const target =
+      within?.querySelector('[aria-invalid="true"]') ??
+      within?.querySelector('[role="alert"]') ??
+      within?.querySelector("[data-initial-focus]");
     if (target instanceof HTMLElement) target.focus();
   }, [state, initial]);
 

@@ -26,7 +26,11 @@ const noChanges = () => () => {};
 export function JoinWaitlistButton({ children = "Join Waitlist", variant = "primary", size = "md", className = "" }: Props) {
   const { open, preload } = useWaitlist();
   // Says "opens a dialog" only once it does (after hydration); before that it is a link to a page.
-  const opensDialog = useSyncExternalStore(noChanges, () => true, () => false);
+  const opensDialog = useSyncExternalStore(
+    noChanges,
+    () => true,
+    () => false,
+  );
   return (
     <a
       href={JOIN_PATH}

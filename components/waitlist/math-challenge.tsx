@@ -31,12 +31,7 @@ export function MathChallenge({ id, challenge, error, answer, renew }: Props) {
       <p className="mt-0.5 text-sm text-slate-600">Solve this so we know you&apos;re a person.</p>
       <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-2">
         {/* Read out through aria-describedby; polite so a new question is announced. */}
-        <p
-          id={questionId}
-          aria-live="polite"
-          aria-busy={loading}
-          className="min-w-24 text-lg font-semibold tabular-nums text-slate-900"
-        >
+        <p id={questionId} aria-live="polite" aria-busy={loading} className="min-w-24 text-lg font-semibold tabular-nums text-slate-900">
           {challenge.status === "ready" ? (
             <>
               <span className="sr-only">What is </span>

@@ -61,13 +61,25 @@ export function SignupFields({ idOf, errors, values = {}, onEdit, autoFocusField
     <div className="grid gap-4 sm:grid-cols-2">
       {text("company_name", "Company name", { autoComplete: "organization" })}
       {text("contact_name", "Your name", { autoComplete: "name" })}
-      <EmailField id={idOf("email")} error={errors.email} defaultValue={values.email} autoFocus={autoFocusField === "email"} onEdit={() => onEdit?.("email")} />
+      <EmailField
+        id={idOf("email")}
+        error={errors.email}
+        defaultValue={values.email}
+        autoFocus={autoFocusField === "email"}
+        onEdit={() => onEdit?.("email")}
+      />
       {text("phone", "Phone", { type: "tel", autoComplete: "tel" })}
       {select("business_type", "Business type", BUSINESS_TYPES)}
       {select("company_size", "Company size", COMPANY_SIZES)}
       <FormField id={idOf("notes")} label="Notes" optional error={errors.notes} className="sm:col-span-2">
         {(control) => (
-          <textarea {...control} {...common("notes")} rows={3} placeholder="What's slowing your business down today?" className={controlClasses} />
+          <textarea
+            {...control}
+            {...common("notes")}
+            rows={3}
+            placeholder="What's slowing your business down today?"
+            className={controlClasses}
+          />
         )}
       </FormField>
     </div>

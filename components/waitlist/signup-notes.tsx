@@ -10,7 +10,12 @@ const linkClasses = "font-semibold underline underline-offset-2 hover:text-slate
  */
 export function SignupRefusal({ message, autoFocus = false }: { message: string; autoFocus?: boolean }) {
   return (
-    <div role="alert" tabIndex={-1} autoFocus={autoFocus} className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+    <div
+      role="alert"
+      tabIndex={-1}
+      autoFocus={autoFocus}
+      className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+    >
       <p>{message}</p>
       {message === VISITOR_MESSAGES.alreadyOnList && (
         <p className="mt-1 font-normal">

@@ -23,8 +23,8 @@ export function SignupSuccess({ joined, titleId, level: Title = "h2", children }
       </Title>
       {/* A long address or name is one unbroken word: it wraps inside the box instead of running past it on a phone. */}
       <p className="mx-auto mt-3 max-w-md break-words text-slate-700">
-        Thanks, {joined.contact_name}. {joined.company_name} has a founding-member spot waiting. Our team will reach out
-        within {FIGURES.responseHours} hours at {joined.email} to learn about your business and set up early access.
+        Thanks, {joined.contact_name}. {joined.company_name} has a founding-member spot waiting. Our team will reach out within{" "}
+        {FIGURES.responseHours} hours at {joined.email} to learn about your business and set up early access.
       </p>
       <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">{children}</div>
     </div>

@@ -3,10 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { fetchChallenge, type ServerChallenge } from "@/lib/waitlist/submit";
 
-export type ChallengeState =
-  | { status: "loading" }
-  | { status: "ready"; current: ServerChallenge }
-  | { status: "failed" };
+export type ChallengeState = { status: "loading" } | { status: "ready"; current: ServerChallenge } | { status: "failed" };
 
 // The latest token of this page visit, shared by every form the dialog mounts
 // ("Add another company" mounts a new one), so each new question keeps the

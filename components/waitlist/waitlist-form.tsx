@@ -28,7 +28,6 @@ type Props = {
 
 type Status = { state: "idle" | "submitting" } | { state: "error"; message: string };
 
-
 export function WaitlistForm({ openCount, onSuccess }: Props) {
   const id = useId();
   const { state: challenge, renew: renewChallenge } = useServerChallenge(openCount);
@@ -70,9 +69,7 @@ export function WaitlistForm({ openCount, onSuccess }: Props) {
     const question = challenge.status === "ready" ? challenge.current : undefined;
     const answerIsRight = !!question && isCorrectAnswer(question.challenge, answer);
     setFieldErrors(errors);
-    setAnswerError(
-      answerIsRight ? undefined : question ? VISITOR_MESSAGES.wrongAnswer : VISITOR_MESSAGES.questionUnavailable,
-    );
+    setAnswerError(answerIsRight ? undefined : question ? VISITOR_MESSAGES.wrongAnswer : VISITOR_MESSAGES.questionUnavailable);
 
     if (!parsed.success || !question || !answerIsRight) {
       setStatus({ state: "idle" });

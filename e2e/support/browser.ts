@@ -31,7 +31,10 @@ export function chromiumLaunchOptions(): LaunchOptions {
  */
 export function missingChromium(): string | null {
   const configured = process.env.CHROMIUM_PATH;
-  if (configured) return existsSync(configured) ? null : `CHROMIUM_PATH is ${configured}, and there is no file there: point it at a Chromium or Chrome, or unset it.`;
+  if (configured)
+    return existsSync(configured)
+      ? null
+      : `CHROMIUM_PATH is ${configured}, and there is no file there: point it at a Chromium or Chrome, or unset it.`;
   if (chromiumPath() || existsSync(chromium.executablePath())) return null;
   return "The end-to-end tests need Chromium, and none was found: install it (sudo apt-get install chromium on Debian or Ubuntu; .ci/run does), or set CHROMIUM_PATH to a Chromium or Chrome.";
 }

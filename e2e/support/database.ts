@@ -14,9 +14,9 @@ export function withTestDatabase<T>(work: (sqlite: Database.Database) => T): T {
 }
 
 export function storedEntry(email: string): Record<string, unknown> | undefined {
-  return withTestDatabase((sqlite) =>
-    sqlite.prepare("SELECT * FROM waitlist_entries WHERE email_normalized = ?").get(normalizeEmail(email)) as
-      | Record<string, unknown>
-      | undefined,
+  return withTestDatabase(
+    (sqlite) =>
+      sqlite.prepare("SELECT * FROM waitlist_entries WHERE email_normalized = ?").get(normalizeEmail(email)) as
+        Record<string, unknown> | undefined,
   );
 }

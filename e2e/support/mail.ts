@@ -8,7 +8,9 @@ export type ReceivedMail = ParsedMail & { raw: string };
 
 /** Every message the test SMTP server has kept for `address`, oldest first. */
 export async function mailsTo(address: string): Promise<ReceivedMail[]> {
-  const files = readdirSync(E2E_MAIL_DIR).filter((file) => file.endsWith(".eml")).sort();
+  const files = readdirSync(E2E_MAIL_DIR)
+    .filter((file) => file.endsWith(".eml"))
+    .sort();
   const mails = await Promise.all(
     files.map(async (file) => {
       const raw = readFileSync(path.join(E2E_MAIL_DIR, file), "utf8");

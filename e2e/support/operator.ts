@@ -35,7 +35,14 @@ export async function addVirtualAuthenticator(page: Page): Promise<{ forgetPassk
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   // As if the device were wiped: the site still has the passkeys, the device no longer does.
   return { forgetPasskeys: async () => void (await cdp.send("WebAuthn.clearCredentials", { authenticatorId })) };

@@ -20,7 +20,15 @@ const page = z.string().max(LIMITS.sourcePage).startsWith("/");
 const campaign = { utm_source: utm, utm_medium: utm, utm_campaign: utm };
 
 export const visitEventSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("view"), page, referrer: z.string().max(LIMITS.sourcePage * 4).optional(), ...campaign }),
+  z.strictObject({
+    type: z.literal("view"),
+    page,
+    referrer: z
+      .string()
+      .max(LIMITS.sourcePage * 4)
+      .optional(),
+    ...campaign,
+  }),
   z.strictObject({ type: z.enum(["open", "submit"]), page, ...campaign }),
   z.strictObject({ type: z.literal("vital"), page, metric: z.enum(METRICS), value: z.number().finite().min(0).max(600_000) }),
 ]);

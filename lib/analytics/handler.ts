@@ -61,7 +61,12 @@ export function referrerOf(referrer: string | undefined, own: ReadonlySet<string
   }
   if (own.has(url.origin.toLowerCase())) return { ownPage: countedPage(url.pathname) };
   if (url.protocol !== "http:" && url.protocol !== "https:") return { site: `${url.protocol.replace(":", "")} app`.slice(0, 100) };
-  return { site: url.hostname.toLowerCase().replace(/^www\./, "").slice(0, 100) };
+  return {
+    site: url.hostname
+      .toLowerCase()
+      .replace(/^www\./, "")
+      .slice(0, 100),
+  };
 }
 
 /** Do Not Track or Global Privacy Control: the visit is counted, the visitor is given no hash. */
@@ -74,7 +79,11 @@ function asksNotToBeTracked(headers: { get(name: string): string | null }): bool
  * opened, counted on the page the visitor came from when that is one of ours (as the sign-up's
  * source_page is), else on /join.
  */
-function stepsOf(event: Exclude<VisitEvent, { type: "vital" }>, page: string, cameFrom: string | null | undefined): { step: Step; page: string }[] {
+function stepsOf(
+  event: Exclude<VisitEvent, { type: "vital" }>,
+  page: string,
+  cameFrom: string | null | undefined,
+): { step: Step; page: string }[] {
   if (event.type !== "view") return [{ step: event.type, page }];
   if (page !== JOIN_PATH) return [{ step: "view", page }];
   return [
@@ -108,17 +117,24 @@ export function createVisitHandler(options: VisitHandlerOptions) {
       steps: event.type === "vital" ? [] : stepsOf(event, page, cameFrom.ownPage),
       campaign: event.type === "vital" ? campaignKey() : campaignKey(event.utm_source, event.utm_medium, event.utm_campaign),
       ...(cameFrom.site !== undefined ? { referrer: cameFrom.site } : {}),
-      ...(event.type === "vital" ? { vital: { metric: event.metric, device: deviceOf(userAgent), bucket: bucketOf(event.metric, event.value) } } : {}),
+      ...(event.type === "vital"
+        ? { vital: { metric: event.metric, device: deviceOf(userAgent), bucket: bucketOf(event.metric, event.value) } }
+        : {}),
     };
     options.counter.count(counting, Date.now() + DEADLINE_MS).catch((error: unknown) => {
-      log.warn({ fault: "visit_not_counted", temporary: error instanceof NotWritten || isTemporary(error), ...errorFields(error) }, "a visit could not be counted");
+      log.warn(
+        { fault: "visit_not_counted", temporary: error instanceof NotWritten || isTemporary(error), ...errorFields(error) },
+        "a visit could not be counted",
+      );
     });
   }
 
   /** The answer to a failure while counting: 503 for a temporary one (nothing counted), else logged and 500. */
   function failed(error: unknown): Response {
     if (error instanceof NotWritten || isTemporary(error)) {
-      return errorAnswer(503, "temporarily_unavailable", "Visits cannot be counted right now. Try again shortly.", { headers: retryLater() });
+      return errorAnswer(503, "temporarily_unavailable", "Visits cannot be counted right now. Try again shortly.", {
+        headers: retryLater(),
+      });
     }
     log.error({ fault: "visit_not_counted", ...errorFields(error) }, "a visit could not be counted");
     return errorAnswer(500, "unexpected", "Something went wrong on our side.");
@@ -155,7 +171,8 @@ export function createVisitHandler(options: VisitHandlerOptions) {
    * from the Referer the browser sends with it (the full address: it is our own page).
    */
   async function pixel(request: Request): Promise<Response> {
-    const gif = () => new Response(new Uint8Array(PIXEL), { status: 200, headers: { "Content-Type": "image/gif", "Cache-Control": "no-store" } });
+    const gif = () =>
+      new Response(new Uint8Array(PIXEL), { status: 200, headers: { "Content-Type": "image/gif", "Cache-Control": "no-store" } });
     const referer = request.headers.get("referer");
     let page: URL | null = null;
     try {
@@ -177,7 +194,12 @@ export function createVisitHandler(options: VisitHandlerOptions) {
   }
 
   /** A step counted by the server itself: the join page's form post (its Server Action), with or without JavaScript. */
-  async function countStep(headers: Headers, step: "submit", page: string, campaign: { utm_source?: string; utm_medium?: string; utm_campaign?: string }): Promise<void> {
+  async function countStep(
+    headers: Headers,
+    step: "submit",
+    page: string,
+    campaign: { utm_source?: string; utm_medium?: string; utm_campaign?: string },
+  ): Promise<void> {
     const event = visitEventSchema.safeParse({ type: step, page, ...campaign });
     if (!event.success) return;
     try {

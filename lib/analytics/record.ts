@@ -72,10 +72,12 @@ async function writeBatch(database: Database, capPerAddress: number, batch: Coun
         ON CONFLICT (day, address) DO UPDATE SET events = events + excluded.events
         RETURNING day, address, events`;
       // What each address may still add: the cap less what it had before this batch.
-      const room = new Map(totals.map((row) => {
-        const key = `${row.day}|${row.address}`;
-        return [key, Math.max(0, capPerAddress - (Number(row.events) - perAddress.get(key)!.events))];
-      }));
+      const room = new Map(
+        totals.map((row) => {
+          const key = `${row.day}|${row.address}`;
+          return [key, Math.max(0, capPerAddress - (Number(row.events) - perAddress.get(key)!.events))];
+        }),
+      );
       const counted = batch.map((event) => {
         const key = `${event.day}|${event.address}`;
         const left = room.get(key) ?? 0;
@@ -145,7 +147,9 @@ export class VisitCounter {
   private readonly writer: GroupCommit<Counting, boolean>;
 
   constructor(options: VisitCounterOptions) {
-    this.writer = new GroupCommit((batch) => writeBatch(options.database(), options.capPerAddress, batch), { maxPending: options.maxPending });
+    this.writer = new GroupCommit((batch) => writeBatch(options.database(), options.capPerAddress, batch), {
+      maxPending: options.maxPending,
+    });
   }
 
   /** Counts an event; false when its address had reached the day's cap (accepted, not counted). */

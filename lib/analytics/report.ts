@@ -63,7 +63,9 @@ export const campaignsQuerySchema = z.object({
 /** Rows sorted by `key`: labels A to Z (or back), numbers least first (or most). */
 export function sortRows<Row extends Funnel>(rows: Row[], key: SortKey, descending: boolean, labelOf: (row: Row) => string): Row[] {
   const value = (row: Row) => (key === "conversion" ? (conversion(row) ?? -1) : key === "label" ? 0 : row[key]);
-  const sorted = [...rows].sort((a, b) => (key === "label" ? labelOf(a).localeCompare(labelOf(b)) : value(a) - value(b)) || labelOf(a).localeCompare(labelOf(b)));
+  const sorted = [...rows].sort(
+    (a, b) => (key === "label" ? labelOf(a).localeCompare(labelOf(b)) : value(a) - value(b)) || labelOf(a).localeCompare(labelOf(b)),
+  );
   return descending ? sorted.reverse() : sorted;
 }
 
@@ -112,7 +114,10 @@ async function trafficBy(database: Database, range: DayRange, dimension: "site" 
 
 const SIGNUP_SUMS = { signups: true, confirmed: true, contacted48h: true, invited: true } as const;
 
-function addSignups(funnel: Funnel, sums: { signups: number | null; confirmed: number | null; contacted48h: number | null; invited: number | null }): void {
+function addSignups(
+  funnel: Funnel,
+  sums: { signups: number | null; confirmed: number | null; contacted48h: number | null; invited: number | null },
+): void {
   funnel.stored += sums.signups ?? 0;
   funnel.confirmed += sums.confirmed ?? 0;
   funnel.contacted48h += sums.contacted48h ?? 0;
@@ -153,7 +158,11 @@ export async function pageFunnels(database: Database, range: DayRange): Promise<
 export async function campaignFunnels(database: Database, range: DayRange): Promise<CampaignFunnel[]> {
   const [traffic, signups] = await Promise.all([
     trafficBy(database, range, "campaign"),
-    database.signupDay.groupBy({ by: ["source", "medium", "campaign"], where: { day: { gte: range.from, lte: range.to } }, _sum: SIGNUP_SUMS }),
+    database.signupDay.groupBy({
+      by: ["source", "medium", "campaign"],
+      where: { day: { gte: range.from, lte: range.to } },
+      _sum: SIGNUP_SUMS,
+    }),
   ]);
   for (const row of signups) {
     const key = campaignKey(row.source, row.medium, row.campaign);
@@ -164,11 +173,17 @@ export async function campaignFunnels(database: Database, range: DayRange): Prom
   return [...traffic]
     .map(([key, funnel]) => ({ ...campaignOfKey(key), ...funnel }))
     .filter(hasAny)
-    .sort((a, b) => b.visitors - a.visitors || b.stored - a.stored || a.source.localeCompare(b.source) || a.campaign.localeCompare(b.campaign));
+    .sort(
+      (a, b) => b.visitors - a.visitors || b.stored - a.stored || a.source.localeCompare(b.source) || a.campaign.localeCompare(b.campaign),
+    );
 }
 
 /** The sites visitors came from (host only; "(direct)": no referrer), by visitors, most first. */
-export async function referrers(database: Database, range: DayRange, limit = 10): Promise<{ site: string; visitors: number; views: number }[]> {
+export async function referrers(
+  database: Database,
+  range: DayRange,
+  limit = 10,
+): Promise<{ site: string; visitors: number; views: number }[]> {
   const rows = await database.trafficDay.groupBy({
     by: ["value"],
     where: { dimension: "referrer", step: "view", day: { gte: range.from, lte: range.to } },
@@ -182,7 +197,10 @@ export async function referrers(database: Database, range: DayRange, limit = 10)
 
 /** Page views over the range (every view, visitors under Do Not Track included). */
 export async function pageViews(database: Database, range: DayRange): Promise<number> {
-  const sum = await database.trafficDay.aggregate({ where: { dimension: "site", step: "view", day: { gte: range.from, lte: range.to } }, _sum: { events: true } });
+  const sum = await database.trafficDay.aggregate({
+    where: { dimension: "site", step: "view", day: { gte: range.from, lte: range.to } },
+    _sum: { events: true },
+  });
   return sum._sum.events ?? 0;
 }
 
@@ -246,8 +264,45 @@ const percent = (value: number | null) => (value === null ? "" : value.toFixed(1
 export function funnelCsv(range: DayRange, campaigns: CampaignFunnel[], pages: PageFunnel[]): string {
   const steps = FUNNEL_COLUMNS.map((step) => CSV_NAMES[step]);
   return [
-    csvRecord(["breakdown", "source", "medium", "campaign", "page", ...steps, "signed_up_without_counted_visit", "conversion_percent", "from", "to"]),
-    ...campaigns.map((row) => csvRecord(["campaign", row.source, row.medium, row.campaign, "", ...FUNNEL_COLUMNS.map((step) => row[step]), withoutCountedVisit(row), percent(conversion(row)), range.from, range.to])),
-    ...pages.map((row) => csvRecord(["page", "", "", "", row.page, ...FUNNEL_COLUMNS.map((step) => row[step]), withoutCountedVisit(row), percent(conversion(row)), range.from, range.to])),
+    csvRecord([
+      "breakdown",
+      "source",
+      "medium",
+      "campaign",
+      "page",
+      ...steps,
+      "signed_up_without_counted_visit",
+      "conversion_percent",
+      "from",
+      "to",
+    ]),
+    ...campaigns.map((row) =>
+      csvRecord([
+        "campaign",
+        row.source,
+        row.medium,
+        row.campaign,
+        "",
+        ...FUNNEL_COLUMNS.map((step) => row[step]),
+        withoutCountedVisit(row),
+        percent(conversion(row)),
+        range.from,
+        range.to,
+      ]),
+    ),
+    ...pages.map((row) =>
+      csvRecord([
+        "page",
+        "",
+        "",
+        "",
+        row.page,
+        ...FUNNEL_COLUMNS.map((step) => row[step]),
+        withoutCountedVisit(row),
+        percent(conversion(row)),
+        range.from,
+        range.to,
+      ]),
+    ),
   ].join("");
 }

@@ -15,7 +15,11 @@ export function visitHandler(): VisitHandler {
     const env = parseEnv();
     return createVisitHandler({
       siteUrl: env.SITE_URL,
-      counter: new VisitCounter({ database: getDatabase, capPerAddress: env.WAITLIST_VISIT_EVENTS_PER_ADDRESS, maxPending: env.WAITLIST_MAX_PENDING_WRITES }),
+      counter: new VisitCounter({
+        database: getDatabase,
+        capPerAddress: env.WAITLIST_VISIT_EVENTS_PER_ADDRESS,
+        maxPending: env.WAITLIST_MAX_PENDING_WRITES,
+      }),
       salt: new DailySalt(getDatabase),
     });
   });

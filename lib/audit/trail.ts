@@ -75,17 +75,22 @@ export async function recordActions(database: Writer, records: AuditRecord[]): P
   if (records.length > 0) await database.operatorAction.createMany({ data: records.map(actionRow) });
 }
 
-export type AuditRow = { id: number; at: Date; actor: string; action: string; label: string; entryId: number | null; detail: string | null };
+export type AuditRow = {
+  id: number;
+  at: Date;
+  actor: string;
+  action: string;
+  label: string;
+  entryId: number | null;
+  detail: string | null;
+};
 
 function auditRow(row: { id: number; at: Date; actor: string; action: string; entryId: number | null; detail: string | null }): AuditRow {
   return { ...row, label: AUDITED_ACTIONS[row.action as AuditedAction] ?? row.action };
 }
 
 /** Newest first, `limit` at a time; `before`: the id of the last row of the previous page. */
-export async function listActions(
-  database: Database,
-  options: { limit: number; before?: number; entryId?: number },
-): Promise<AuditRow[]> {
+export async function listActions(database: Database, options: { limit: number; before?: number; entryId?: number }): Promise<AuditRow[]> {
   const rows = await database.operatorAction.findMany({
     where: { id: options.before ? { lt: options.before } : undefined, entryId: options.entryId },
     orderBy: { id: "desc" },

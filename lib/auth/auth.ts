@@ -48,7 +48,8 @@ export const COOKIE_PREFIX = "fieldcrew-operator";
 
 export const FRESH_SIGN_IN_NEEDED = "Adding a passkey needs a passkey sign-in within the last 10 minutes. Confirm it's you, then add it.";
 
-export const ENROLMENT_LINK_UNUSABLE = "This enrolment link has been used or has expired. Ask for a new one (npm run waitlist -- operators enrol EMAIL).";
+export const ENROLMENT_LINK_UNUSABLE =
+  "This enrolment link has been used or has expired. Ask for a new one (npm run waitlist -- operators enrol EMAIL).";
 
 /** The key better-auth signs cookies with: derived from the site's secret, so there is no second secret to manage. */
 function authSecret(): string {
@@ -162,16 +163,25 @@ export function createAuth({ env, database }: AuthOptions) {
             // With a token: enrolment, which uses the link up (a race with a second tab loses here).
             // Without one: a signed-in operator adding another passkey, which needs a fresh passkey sign-in
             // (lib/auth/routes.ts checks it before the ceremony starts; this holds it at the end too).
-            if (context && !(await spendInvitation(db, context, user.id))) throw new APIError("BAD_REQUEST", { message: ENROLMENT_LINK_UNUSABLE });
+            if (context && !(await spendInvitation(db, context, user.id)))
+              throw new APIError("BAD_REQUEST", { message: ENROLMENT_LINK_UNUSABLE });
             if (!context) {
               // The session rule (idleness, removal) has run on this request already (lib/auth/routes.ts).
               const found = await getSessionFromCtx(ctx);
               const session = found?.session as { userId: string; createdAt: Date; signedInWith?: string | null } | undefined;
-              if (!session || session.userId !== user.id || !isFreshSignIn({ signedInWith: session.signedInWith ?? null, signedInAt: new Date(session.createdAt) })) {
+              if (
+                !session ||
+                session.userId !== user.id ||
+                !isFreshSignIn({ signedInWith: session.signedInWith ?? null, signedInAt: new Date(session.createdAt) })
+              ) {
                 throw new APIError("FORBIDDEN", { message: FRESH_SIGN_IN_NEEDED });
               }
             }
-            await recordAction(db, { actor: { email: await operatorEmail(db, user.id), operatorId: user.id }, action: "passkey_added", detail: { via: context ? "enrolment link" : "console" } });
+            await recordAction(db, {
+              actor: { email: await operatorEmail(db, user.id), operatorId: user.id },
+              action: "passkey_added",
+              detail: { via: context ? "enrolment link" : "console" },
+            });
             return { userId: user.id };
           },
         },

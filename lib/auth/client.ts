@@ -20,12 +20,28 @@ export function problemOf(error: AuthProblem | null | undefined, fallback: strin
   return error.message && error.message.length < 200 ? error.message : fallback;
 }
 
-async function postJson(path: string, body: unknown): Promise<{ ok: true; data: Record<string, unknown> } | { ok: false; error: AuthProblem }> {
-  const response = await fetch(`/api/auth${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" });
+async function postJson(
+  path: string,
+  body: unknown,
+): Promise<{ ok: true; data: Record<string, unknown> } | { ok: false; error: AuthProblem }> {
+  const response = await fetch(`/api/auth${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+    credentials: "same-origin",
+  });
   const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (response.ok) return { ok: true, data };
   const message = typeof data.error === "string" ? data.error : typeof data.message === "string" ? data.message : undefined;
-  return { ok: false, error: { status: response.status, message, code: typeof data.code === "string" ? data.code : undefined, confirm: typeof data.confirm === "string" ? data.confirm : undefined } };
+  return {
+    ok: false,
+    error: {
+      status: response.status,
+      message,
+      code: typeof data.code === "string" ? data.code : undefined,
+      confirm: typeof data.confirm === "string" ? data.confirm : undefined,
+    },
+  };
 }
 
 /**
@@ -35,15 +51,23 @@ async function postJson(path: string, body: unknown): Promise<{ ok: true; data: 
  * needs a fresh passkey sign-in (the answer then says where to confirm: `confirm`).
  */
 export async function registerPasskey(options: { enrolmentToken?: string; name?: string }): Promise<{ error?: AuthProblem }> {
-  const asked = await postJson("/passkey/generate-register-options", { ...(options.enrolmentToken ? { context: options.enrolmentToken } : {}), ...(options.name ? { name: options.name } : {}) });
+  const asked = await postJson("/passkey/generate-register-options", {
+    ...(options.enrolmentToken ? { context: options.enrolmentToken } : {}),
+    ...(options.name ? { name: options.name } : {}),
+  });
   if (!asked.ok) return { error: asked.error };
   let response;
   try {
     response = await startRegistration({ optionsJSON: asked.data as unknown as Parameters<typeof startRegistration>[0]["optionsJSON"] });
   } catch (error) {
-    if (error instanceof WebAuthnError && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return { error: { message: "This device already has a passkey for your account." } };
+    if (error instanceof WebAuthnError && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED")
+      return { error: { message: "This device already has a passkey for your account." } };
     return { error: { message: "The passkey was not created: the request was cancelled or timed out." } };
   }
-  const verified = await postJson("/passkey/verify-registration", { response, ...(options.name ? { name: options.name } : {}), ...(options.enrolmentToken ? { createSession: true } : {}) });
+  const verified = await postJson("/passkey/verify-registration", {
+    response,
+    ...(options.name ? { name: options.name } : {}),
+    ...(options.enrolmentToken ? { createSession: true } : {}),
+  });
   return verified.ok ? {} : { error: verified.error };
 }

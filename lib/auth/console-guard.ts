@@ -25,22 +25,38 @@ type GuardedRequest = { method: string; url: string; headers: Headers };
 const refused = (status: number, code: ErrorCode, message: string, confirm?: string) => ({ refused: { status, code, message, confirm } });
 
 /** The operator the act may go ahead for, or why not. */
-export async function guardConsole(request: GuardedRequest, needs: ConsoleNeeds = {}): Promise<{ operator: SignedInOperator } | { refused: ConsoleRefusal }> {
+export async function guardConsole(
+  request: GuardedRequest,
+  needs: ConsoleNeeds = {},
+): Promise<{ operator: SignedInOperator } | { refused: ConsoleRefusal }> {
   if (request.method === "POST" && !isFromOwnPage(request, new URL(parseEnv().SITE_URL).origin)) {
     return refused(403, "foreign_origin", "This request did not come from a console page, so nothing was changed.");
   }
   // A link on another site must not start a download (nor any other GET with an effect).
   if (request.method === "GET" && isStartedElsewhere(request)) {
-    return refused(403, "started_elsewhere", "This link came from another site, so it was not followed. Open the download from the console.");
+    return refused(
+      403,
+      "started_elsewhere",
+      "This link came from another site, so it was not followed. Open the download from the console.",
+    );
   }
   const operator = await operatorOf(request.headers);
   const refusal = refusalOf(operator, needs);
   if (!operator || refusal?.reason === "signed_out") return refused(401, "signed_out", "Sign in to the console first.");
   if (refusal?.reason === "not_allowed") {
-    return refused(403, "role_not_allowed", `Your role (${operator.role}) does not include this: only an admin may ${ADMIN_ONLY[refusal.permission]}. Nothing was changed.`);
+    return refused(
+      403,
+      "role_not_allowed",
+      `Your role (${operator.role}) does not include this: only an admin may ${ADMIN_ONLY[refusal.permission]}. Nothing was changed.`,
+    );
   }
   if (refusal?.reason === "not_fresh") {
-    return refused(403, "fresh_sign_in_required", "This needs a passkey sign-in within the last 10 minutes. Nothing was changed yet.", refusal.confirm);
+    return refused(
+      403,
+      "fresh_sign_in_required",
+      "This needs a passkey sign-in within the last 10 minutes. Nothing was changed yet.",
+      refusal.confirm,
+    );
   }
   return { operator };
 }
@@ -49,7 +65,9 @@ export async function guardConsole(request: GuardedRequest, needs: ConsoleNeeds 
  * The guard for a console Server Action (a form posted to the console page `needs.returnTo`): the
  * operator, or the refusal the form shows; signed out, off to the sign-in page.
  */
-export async function guardConsoleAction(needs: ConsoleNeeds & { returnTo: string }): Promise<{ operator: SignedInOperator } | { refused: ConsoleRefusal }> {
+export async function guardConsoleAction(
+  needs: ConsoleNeeds & { returnTo: string },
+): Promise<{ operator: SignedInOperator } | { refused: ConsoleRefusal }> {
   const requestHeaders = await headers();
   const siteOrigin = new URL(parseEnv().SITE_URL).origin;
   const protocol = requestHeaders.get("x-forwarded-proto") ?? new URL(siteOrigin).protocol.replace(":", "");

@@ -16,7 +16,12 @@ const ENROLMENT_SUBJECT = `You're invited to the ${SITE.name} operator console`;
 export type SmtpSettings = { smtpUrl: string; from: string };
 
 async function send(smtp: SmtpSettings, to: string, subject: string, text: string, html: string): Promise<void> {
-  const transport = createTransport({ ...smtpServerOf(smtp.smtpUrl), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  const transport = createTransport({
+    ...smtpServerOf(smtp.smtpUrl),
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   try {
     await transport.sendMail({ from: smtp.from, to, subject, text, html, headers: { "Auto-Submitted": "auto-generated" } });
   } finally {

@@ -28,7 +28,11 @@ export function enrolmentUrl(siteUrl: string, token: string): string {
 type Writer = Pick<Database, "operatorInvitation"> | Prisma.TransactionClient;
 
 /** A new enrolment token for the operator (earlier unused ones stay valid until they expire). */
-export async function createInvitation(database: Writer, operatorId: string, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+export async function createInvitation(
+  database: Writer,
+  operatorId: string,
+  now = new Date(),
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + ENROLMENT_HOURS * 3_600_000);
   await database.operatorInvitation.create({ data: { tokenHash: hashOf(token), operatorId, createdAt: now, expiresAt } });

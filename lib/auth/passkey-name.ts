@@ -6,7 +6,6 @@ import { DISGUISING_CHARACTERS } from "../security/disguising-characters";
 
 export const PASSKEY_NAME_MAX = 60;
 
-
 /** The name as kept (null: none), or "too_long" past PASSKEY_NAME_MAX characters. */
 export function passkeyName(typed: string): string | null | "too_long" {
   const name = typed.replace(DISGUISING_CHARACTERS, " ").trim();

@@ -63,8 +63,13 @@ const carriesSession = (request: Request) => (request.headers.get("cookie") ?? "
  * starts, as well as when it ends: with a session the library would otherwise start one for the
  * signed-in operator whatever the token says.
  */
-async function registerOptionsRequest(request: Request, operator: SignedInOperator | null, database: Database): Promise<Request | Response> {
-  if (!hasContentType(request, "application/json")) return errorAnswer(415, "unsupported_media_type", "Send the passkey options request as JSON.");
+async function registerOptionsRequest(
+  request: Request,
+  operator: SignedInOperator | null,
+  database: Database,
+): Promise<Request | Response> {
+  if (!hasContentType(request, "application/json"))
+    return errorAnswer(415, "unsupported_media_type", "Send the passkey options request as JSON.");
   const text = await readBoundedText(request, MAX_OPTIONS_BODY);
   let body: unknown;
   try {
@@ -74,20 +79,26 @@ async function registerOptionsRequest(request: Request, operator: SignedInOperat
   }
   if (typeof body !== "object" || body === null) return errorAnswer(400, "unreadable_body", "That request could not be read.");
   const { context, name } = body as { context?: unknown; name?: unknown };
-  if ((context !== undefined && typeof context !== "string") || (name !== undefined && typeof name !== "string")) return errorAnswer(400, "unreadable_body", "That request could not be read.");
+  if ((context !== undefined && typeof context !== "string") || (name !== undefined && typeof name !== "string"))
+    return errorAnswer(400, "unreadable_body", "That request could not be read.");
   const kept = name === undefined ? null : passkeyName(name);
   if (kept === "too_long") return errorAnswer(400, "passkey_name", PASSKEY_NAME_TOO_LONG);
   if (context) {
     const invited = await invitedOperator(database, context);
     if (!invited) return errorAnswer(400, "enrolment_link_unusable", ENROLMENT_LINK_UNUSABLE);
     if (operator && operator.id !== invited.id) {
-      return errorAnswer(403, "enrolment_link_other_operator", "This enrolment link is for another operator. Sign out of the console first, then open the link again.");
+      return errorAnswer(
+        403,
+        "enrolment_link_other_operator",
+        "This enrolment link is for another operator. Sign out of the console first, then open the link again.",
+      );
     }
   } else {
     // Adding a passkey to a signed-in account: the session rule has run; now the freshness.
     const refusal = refusalOf(operator, { fresh: true, returnTo: "/operator/account" });
     if (refusal?.reason === "signed_out") return errorAnswer(401, "signed_out", "Sign in to the console first.");
-    if (refusal?.reason === "not_fresh") return errorAnswer(403, "fresh_sign_in_required", FRESH_SIGN_IN_NEEDED, { extra: { confirm: refusal.confirm } });
+    if (refusal?.reason === "not_fresh")
+      return errorAnswer(403, "fresh_sign_in_required", FRESH_SIGN_IN_NEEDED, { extra: { confirm: refusal.confirm } });
   }
   const url = new URL(request.url);
   if (context) url.searchParams.set("context", context);
@@ -130,28 +141,51 @@ async function credentialIdOf(request: Request): Promise<string | undefined> {
   }
 }
 
-const madeSession = (answer: Response) => answer.headers.getSetCookie().some((cookie) => cookie.includes(".session_token=") && !/Max-Age=0/i.test(cookie));
+const madeSession = (answer: Response) =>
+  answer.headers.getSetCookie().some((cookie) => cookie.includes(".session_token=") && !/Max-Age=0/i.test(cookie));
 
 /** What follows a library answer: the replaced session ended, the passkey's use recorded, a sign-out audited. */
-async function afterAnswer(database: Database, path: string, answer: Response, before: SignedInOperator | null, credentialId: string | undefined): Promise<void> {
+async function afterAnswer(
+  database: Database,
+  path: string,
+  answer: Response,
+  before: SignedInOperator | null,
+  credentialId: string | undefined,
+): Promise<void> {
   const now = new Date();
   if (SIGN_INS.has(path) && answer.status < 400 && madeSession(answer)) {
     if (before) await database.operatorSession.deleteMany({ where: { id: before.sessionId } });
     if (credentialId) await database.operatorPasskey.updateMany({ where: { credentialID: credentialId }, data: { lastUsedAt: now } });
     if (path === "/passkey/verify-registration") {
-      const created = (await answer.clone().json().catch(() => null)) as { id?: unknown } | null;
-      if (typeof created?.id === "string") await database.operatorPasskey.updateMany({ where: { id: created.id }, data: { lastUsedAt: now } });
+      const created = (await answer
+        .clone()
+        .json()
+        .catch(() => null)) as { id?: unknown } | null;
+      if (typeof created?.id === "string")
+        await database.operatorPasskey.updateMany({ where: { id: created.id }, data: { lastUsedAt: now } });
     }
   }
-  if (path === "/sign-out" && answer.ok && before) await recordAction(database, { actor: before.actor, action: "sign_out", detail: { via: "auth endpoint" }, at: now });
+  if (path === "/sign-out" && answer.ok && before)
+    await recordAction(database, { actor: before.actor, action: "sign_out", detail: { via: "auth endpoint" }, at: now });
 }
 
-export function createAuthRoute({ auth, siteUrl, limiter, database = getDatabase }: AuthRouteOptions): (request: Request) => Promise<Response> {
+export function createAuthRoute({
+  auth,
+  siteUrl,
+  limiter,
+  database = getDatabase,
+}: AuthRouteOptions): (request: Request) => Promise<Response> {
   const siteOrigin = new URL(siteUrl).origin;
   return async function handleAuth(request) {
     const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
     if (!ALLOWED[request.method]?.has(path)) {
-      if (path === REGISTER_OPTIONS) return errorAnswer(405, "method_not_allowed", "Ask for passkey options with a POST; an enrolment token goes in its body, never in the address.", { headers: { Allow: "POST" } });
+      if (path === REGISTER_OPTIONS)
+        return errorAnswer(
+          405,
+          "method_not_allowed",
+          "Ask for passkey options with a POST; an enrolment token goes in its body, never in the address.",
+          { headers: { Allow: "POST" } },
+        );
       return errorAnswer(404, "not_found", "Not found.");
     }
     if (request.method === "POST" && isForeignToSite(request, siteOrigin)) {
@@ -162,14 +196,17 @@ export function createAuthRoute({ auth, siteUrl, limiter, database = getDatabase
         const address = request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
         const decision = await limiter.attempt(`operator-sign-in ${limitKeyOf(address)}`, Date.now());
         if (!decision.allowed) {
-          return errorAnswer(429, "rate_limited", "Too many sign-in attempts from this network. Please wait a few minutes and try again.", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
+          return errorAnswer(429, "rate_limited", "Too many sign-in attempts from this network. Please wait a few minutes and try again.", {
+            headers: { "Retry-After": String(decision.retryAfterSeconds) },
+          });
         }
       }
       // The session rule, before the library reads the cookie (an idle session is deleted here).
       const operator = carriesSession(request) ? await operatorOf(request.headers, auth(), database()) : null;
       let forLibrary = request;
       if (path === REGISTER_OPTIONS || path === "/passkey/verify-registration") {
-        const rewritten = path === REGISTER_OPTIONS ? await registerOptionsRequest(request, operator, database()) : await registrationWithKeptName(request);
+        const rewritten =
+          path === REGISTER_OPTIONS ? await registerOptionsRequest(request, operator, database()) : await registrationWithKeptName(request);
         if (rewritten instanceof Response) return rewritten;
         forLibrary = rewritten;
       }
@@ -180,7 +217,9 @@ export function createAuthRoute({ auth, siteUrl, limiter, database = getDatabase
     } catch (error) {
       if (isTemporary(error)) {
         log.warn({ fault: "database_unavailable", route: `${AUTH_BASE_PATH}${path}`, ...errorFields(error) }, "sign-in step answered 503");
-        return errorAnswer(503, "temporarily_unavailable", "Signing in is not possible just now. Please try again in a few seconds.", { headers: retryLater() });
+        return errorAnswer(503, "temporarily_unavailable", "Signing in is not possible just now. Please try again in a few seconds.", {
+          headers: retryLater(),
+        });
       }
       log.error({ fault: "unexpected", route: `${AUTH_BASE_PATH}${path}`, ...errorFields(error) }, "sign-in step failed");
       return errorAnswer(500, "unexpected", "Something went wrong on our side. Please try again later.");
@@ -195,7 +234,11 @@ export function handleAuthRequest(request: Request): Promise<Response> {
     return createAuthRoute({
       auth: getAuth,
       siteUrl: env.SITE_URL,
-      limiter: new SharedRateLimiter({ max: SIGN_IN_ATTEMPTS, windowMs: SIGN_IN_WINDOW_SECONDS * 1000, maxPending: env.WAITLIST_MAX_PENDING_WRITES }),
+      limiter: new SharedRateLimiter({
+        max: SIGN_IN_ATTEMPTS,
+        windowMs: SIGN_IN_WINDOW_SECONDS * 1000,
+        maxPending: env.WAITLIST_MAX_PENDING_WRITES,
+      }),
     });
   })(request);
 }

@@ -40,7 +40,12 @@ const TOUCH_EVERY_MS = 60_000;
  * session's expiry; it reads the database every time (no cookie cache), so a
  * removal takes effect at once.
  */
-export async function operatorOf(requestHeaders: Headers, auth: Auth = getAuth(), database: Database = getDatabase(), now = new Date()): Promise<SignedInOperator | null> {
+export async function operatorOf(
+  requestHeaders: Headers,
+  auth: Auth = getAuth(),
+  database: Database = getDatabase(),
+  now = new Date(),
+): Promise<SignedInOperator | null> {
   const found = await auth.api.getSession({ headers: requestHeaders, query: { disableCookieCache: true } });
   if (!found) return null;
   const { session, user } = found;
@@ -52,7 +57,16 @@ export async function operatorOf(requestHeaders: Headers, auth: Auth = getAuth()
   if (idleMs > TOUCH_EVERY_MS) await database.operatorSession.updateMany({ where: { id: session.id }, data: { updatedAt: now } });
   const role = (user as { role?: string }).role === "admin" ? "admin" : "member";
   const signedInWith = (session as { signedInWith?: string | null }).signedInWith ?? null;
-  return { id: user.id, email: user.email, name: user.name, role, sessionId: session.id, signedInWith, signedInAt: new Date(session.createdAt), actor: { email: user.email, operatorId: user.id } };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role,
+    sessionId: session.id,
+    signedInWith,
+    signedInAt: new Date(session.createdAt),
+    actor: { email: user.email, operatorId: user.id },
+  };
 }
 
 /**
@@ -73,14 +87,19 @@ export async function requireOperator(permission?: Permission): Promise<SignedIn
 }
 
 /** Why a console act may not go ahead: not signed in, not this role's, or the sign-in is not fresh enough. */
-export type Refusal = { reason: "signed_out" } | { reason: "not_allowed"; permission: Permission } | { reason: "not_fresh"; confirm: string };
+export type Refusal =
+  { reason: "signed_out" } | { reason: "not_allowed"; permission: Permission } | { reason: "not_fresh"; confirm: string };
 
 /**
  * The checks of a console act, in one place: signed in, the role includes it, and
  * (for a dangerous act) a passkey sign-in within the last 10 minutes. `returnTo` is
  * where the step-up page sends the operator back to.
  */
-export function refusalOf(operator: SignedInOperator | null, need: { permission?: Permission; fresh?: boolean; returnTo?: string }, now = new Date()): Refusal | null {
+export function refusalOf(
+  operator: SignedInOperator | null,
+  need: { permission?: Permission; fresh?: boolean; returnTo?: string },
+  now = new Date(),
+): Refusal | null {
   if (!operator) return { reason: "signed_out" };
   if (need.permission && !may(operator.role, need.permission)) return { reason: "not_allowed", permission: need.permission };
   if (need.fresh && !isFreshSignIn(operator, now)) return { reason: "not_fresh", confirm: confirmUrl(need.returnTo ?? "/operator") };

@@ -25,7 +25,10 @@ function runJob(job: Job, source: string, target?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const script = path.join(process.cwd(), "lib", "db", "sqlite-backup.mjs");
     // Its own output goes to ours (a crash's trace); its answer comes back as a message.
-    const child = fork(/*turbopackIgnore: true*/ script, [JSON.stringify({ job, source, target })], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [] });
+    const child = fork(/*turbopackIgnore: true*/ script, [JSON.stringify({ job, source, target })], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      execArgv: [],
+    });
     let answered = false;
     child.once("message", (answer: { ok: true; entries: number } | { ok: false; message: string; inUse: boolean }) => {
       answered = true;
@@ -61,7 +64,8 @@ export async function backUpDatabase(liveFile: string, targetFile: string, optio
   if (!existsSync(liveFile)) throw new BackupProblem(`There is no database at ${liveFile} to back up.`);
   if (path.resolve(liveFile) === target) throw new BackupProblem("The backup cannot be the database itself: name another file.");
   if (!existsSync(path.dirname(target))) throw new BackupProblem(`The folder ${path.dirname(target)} does not exist.`);
-  if (existsSync(target) && !options.replace) throw new BackupProblem(`${target} already exists. Name another file, or pass --force to replace it.`);
+  if (existsSync(target) && !options.replace)
+    throw new BackupProblem(`${target} already exists. Name another file, or pass --force to replace it.`);
   const partial = `${target}.partial`;
   await removeDatabaseFiles(partial);
   try {
@@ -94,7 +98,8 @@ export async function checkBackup(file: string): Promise<number> {
  */
 async function processesWithOpen(file: string): Promise<string[]> {
   const wanted = new Set<string>();
-  for (const name of [file, `${file}-wal`]) wanted.add(await realpath(/*turbopackIgnore: true*/ name).catch(() => path.resolve(/*turbopackIgnore: true*/ name)));
+  for (const name of [file, `${file}-wal`])
+    wanted.add(await realpath(/*turbopackIgnore: true*/ name).catch(() => path.resolve(/*turbopackIgnore: true*/ name)));
   const found: string[] = [];
   const pids = await readdir("/proc").catch(() => [] as string[]);
   for (const pid of pids) {
@@ -112,7 +117,8 @@ async function processesWithOpen(file: string): Promise<string[]> {
 
 async function inUseProblem(file: string): Promise<DatabaseInUse> {
   const processes = await processesWithOpen(file);
-  const which = processes.length > 0 ? `: ${processes.join("; ")}` : " (a process this machine does not show, such as one in another container)";
+  const which =
+    processes.length > 0 ? `: ${processes.join("; ")}` : " (a process this machine does not show, such as one in another container)";
   return new DatabaseInUse(
     `The database at ${file} is open in another process${which}. Stop every instance of the site and any operator command using it, then restore again. Nothing was changed.`,
   );
@@ -148,5 +154,8 @@ export async function restoreDatabase(backupFile: string, liveFile: string, now 
 
 /** 20261125T061500Z: a moment as a file name can hold it, in UTC, sorting as time does. */
 export function backupStamp(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }

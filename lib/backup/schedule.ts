@@ -36,7 +36,13 @@ type BackupState = {
 };
 
 // One per process: server.ts starts the schedule, the health route (its own bundle) reads it.
-const state = singleton("backup state", (): BackupState => ({ schedule: null, newest: null, lastFailureAt: null, failuresInARow: 0, looked: false }));
+const state = singleton("backup state", (): BackupState => ({
+  schedule: null,
+  newest: null,
+  lastFailureAt: null,
+  failuresInARow: 0,
+  looked: false,
+}));
 
 function stampToDate(stamp: string): Date {
   return new Date(stamp.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, "$1-$2-$3T$4:$5:$6Z"));
@@ -108,7 +114,10 @@ export function startBackupSchedule(schedule: BackupSchedule): () => void {
       } catch (error) {
         state.failuresInARow += 1;
         state.lastFailureAt = new Date();
-        log.error({ fault: "backup_failed", failures_in_a_row: state.failuresInARow, ...errorFields(error) }, "scheduled backup failed; trying again at the next look");
+        log.error(
+          { fault: "backup_failed", failures_in_a_row: state.failuresInARow, ...errorFields(error) },
+          "scheduled backup failed; trying again at the next look",
+        );
       }
     },
   });

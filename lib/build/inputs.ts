@@ -10,7 +10,14 @@ import path from "node:path";
 /** Folders whose every file the build may read (generated Prisma Client included: it is rebuilt from the schema). */
 const SOURCE_DIRS = ["app", "components", "lib"];
 /** Files at the top that shape the build. server.ts is not built: `npm start` runs it as it is. */
-const SOURCE_FILES = ["next.config.mjs", "tsconfig.json", "postcss.config.mjs", "package.json", "package-lock.json", "prisma/schema.prisma"];
+const SOURCE_FILES = [
+  "next.config.mjs",
+  "tsconfig.json",
+  "postcss.config.mjs",
+  "package.json",
+  "package-lock.json",
+  "prisma/schema.prisma",
+];
 /** Never inputs: generated output, and this module's own record. */
 const SKIPPED = new Set(["lib/generated"]);
 
@@ -40,7 +47,10 @@ export function currentInputs(root: string, env: Record<string, string | undefin
   for (const dir of SOURCE_DIRS) if (existsSync(path.join(root, dir))) filesUnder(root, dir, names);
   for (const file of SOURCE_FILES) if (existsSync(path.join(root, file))) names.push(file);
   const files: Record<string, string> = {};
-  for (const name of names.sort()) files[name] = createHash("sha256").update(readFileSync(path.join(root, name))).digest("hex");
+  for (const name of names.sort())
+    files[name] = createHash("sha256")
+      .update(readFileSync(path.join(root, name)))
+      .digest("hex");
   const variables = [...BUILD_ENV, ...Object.keys(env).filter((name) => name.startsWith("NEXT_PUBLIC_"))].sort();
   return { files, env: Object.fromEntries(variables.map((name) => [name, env[name] ?? ""])) };
 }
@@ -55,11 +65,18 @@ export function whyRebuild(root: string, now: BuildInputs): string | null {
   } catch {
     return "the build does not say what it was made from (made by an older version, or by next build directly)";
   }
-  const changed = [...new Set([...Object.keys(before.files), ...Object.keys(now.files)])].filter((name) => before.files[name] !== now.files[name]).sort();
-  const variables = [...new Set([...Object.keys(before.env ?? {}), ...Object.keys(now.env)])].filter((name) => (before.env?.[name] ?? "") !== (now.env[name] ?? "")).sort();
+  const changed = [...new Set([...Object.keys(before.files), ...Object.keys(now.files)])]
+    .filter((name) => before.files[name] !== now.files[name])
+    .sort();
+  const variables = [...new Set([...Object.keys(before.env ?? {}), ...Object.keys(now.env)])]
+    .filter((name) => (before.env?.[name] ?? "") !== (now.env[name] ?? ""))
+    .sort();
   if (changed.length === 0 && variables.length === 0) return null;
   const list = (items: string[]) => (items.length <= 3 ? items.join(", ") : `${items.slice(0, 3).join(", ")} and ${items.length - 3} more`);
-  return [changed.length > 0 ? `changed since the last build: ${list(changed)}` : null, variables.length > 0 ? `${list(variables)} differ from the last build's` : null]
+  return [
+    changed.length > 0 ? `changed since the last build: ${list(changed)}` : null,
+    variables.length > 0 ? `${list(variables)} differ from the last build's` : null,
+  ]
     .filter(Boolean)
     .join("; ");
 }

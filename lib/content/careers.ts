@@ -97,8 +97,7 @@ export const HOW_TO_APPLY: readonly { title: string; description: string }[] = [
   },
   {
     title: "Send your application",
-    description:
-      "When applications open, send your resume and a few lines on why field-service businesses matter to you.",
+    description: "When applications open, send your resume and a few lines on why field-service businesses matter to you.",
   },
   {
     title: "Meet the team",

@@ -15,8 +15,7 @@ export const FEATURES: readonly Feature[] = [
   {
     title: "Invoicing & Payments",
     icon: "receipt",
-    description:
-      "Turn a finished job into an invoice on site and take a card, ACH or check before the truck pulls out of the driveway.",
+    description: "Turn a finished job into an invoice on site and take a card, ACH or check before the truck pulls out of the driveway.",
     points: ["Invoices from job details in one tap", "Card and ACH payments", "Automatic payment follow-ups"],
   },
   {
@@ -29,22 +28,19 @@ export const FEATURES: readonly Feature[] = [
   {
     title: "Customer Hub",
     icon: "users",
-    description:
-      "Every customer's equipment, photos, past jobs, quotes and invoices in one place, for whoever picks up the phone.",
+    description: "Every customer's equipment, photos, past jobs, quotes and invoices in one place, for whoever picks up the phone.",
     points: ["Full service history per address", "Photos and notes from the field", "Quotes customers can approve online"],
   },
   {
     title: "Revenue Insights",
     icon: "chart",
-    description:
-      "See which jobs, techs and services actually make you money, without exporting anything to a spreadsheet.",
+    description: "See which jobs, techs and services actually make you money, without exporting anything to a spreadsheet.",
     points: ["Revenue by service and by tech", "Unpaid invoices at a glance", "Job profitability after labor"],
   },
   {
     title: "Time Tracking",
     icon: "clock",
-    description:
-      "Techs clock in and out from the job, and payroll-ready timesheets are waiting for you at the end of the week.",
+    description: "Techs clock in and out from the job, and payroll-ready timesheets are waiting for you at the end of the week.",
     points: ["Clock in and out by job", "Drive time and job time apart", "Timesheets ready for payroll"],
   },
 ];

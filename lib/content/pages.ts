@@ -14,14 +14,12 @@ export const PAGES = {
   about: {
     path: "/about",
     title: "About FieldCrew: built by people who have run the trucks",
-    description:
-      "Why we are building FieldCrew for field-service companies, the values we work by, and the founders behind it.",
+    description: "Why we are building FieldCrew for field-service companies, the values we work by, and the founders behind it.",
   },
   careers: {
     path: "/careers",
     title: "Careers at FieldCrew: remote, full-time roles",
-    description:
-      "Help trade businesses run better. Open remote, full-time roles in engineering, sales, customer success and marketing.",
+    description: "Help trade businesses run better. Open remote, full-time roles in engineering, sales, customer success and marketing.",
   },
   join: {
     path: JOIN_PATH,
@@ -32,11 +30,13 @@ export const PAGES = {
   linkAgain: {
     path: LINK_AGAIN_PATH,
     title: "Email me my waitlist link again | FieldCrew",
-    description: "Lost the confirmation email? Get a new link to your own FieldCrew waitlist page, where you can confirm, download your data or leave.",
+    description:
+      "Lost the confirmation email? Get a new link to your own FieldCrew waitlist page, where you can confirm, download your data or leave.",
   },
   privacy: {
     path: PRIVACY_PATH,
     title: "Privacy notice | FieldCrew",
-    description: "What FieldCrew keeps about you when you join the waitlist, why, who sees it, how long it is kept, and how to see, take or delete it.",
+    description:
+      "What FieldCrew keeps about you when you join the waitlist, why, who sees it, how long it is kept, and how to see, take or delete it.",
   },
 } as const satisfies Record<string, PageInfo>;

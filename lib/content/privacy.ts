@@ -59,7 +59,7 @@ export function privacyNotice(retentionDays: number | undefined, contactEmail: s
       heading: "See it, take it, delete it",
       paragraphs: [
         "The confirmation email has a link to your own page. There you can see your entry, confirm your address, download everything we hold about you as a JSON file, or remove yourself from the waitlist at once.",
-        "Lost the email? Ask for your link again from the \"Email me my link again\" page: we send it to the address on the list, and only there.",
+        'Lost the email? Ask for your link again from the "Email me my link again" page: we send it to the address on the list, and only there.',
       ],
     },
     {

@@ -20,8 +20,7 @@ export const TESTIMONIALS: readonly Testimonial[] = [
     trade: "Plumbing, 5 technicians",
   },
   {
-    quote:
-      "The seasonal reminders alone filled our spring calendar. Customers book cleanups before I even think to call them.",
+    quote: "The seasonal reminders alone filled our spring calendar. Customers book cleanups before I even think to call them.",
     name: "Luis Ortega",
     role: "Founder",
     company: "Greenline Landscapes",

@@ -17,7 +17,9 @@ import type { FaultKind } from "../log";
 const UNAVAILABLE_BRAND = Symbol.for("fieldcrew.DatabaseUnavailable");
 
 function unavailableKind(value: unknown): DatabaseUnavailable["kind"] | null {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[UNAVAILABLE_BRAND] === true ? (value as DatabaseUnavailable).kind : null;
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[UNAVAILABLE_BRAND] === true
+    ? (value as DatabaseUnavailable).kind
+    : null;
 }
 
 /** The database cannot be reached or used right now; its message says why, for the log. */
@@ -27,7 +29,10 @@ export class DatabaseUnavailable extends Error {
   constructor(
     message: string,
     /** What an operator looks for in the log. */
-    readonly kind: Extract<FaultKind, "database_worker_died" | "database_open_failed" | "database_query_deadline" | "database_unavailable"> = "database_unavailable",
+    readonly kind: Extract<
+      FaultKind,
+      "database_worker_died" | "database_open_failed" | "database_query_deadline" | "database_unavailable"
+    > = "database_unavailable",
     options?: { cause?: unknown },
   ) {
     super(message, options);
@@ -39,7 +44,15 @@ export type TemporaryKind = Extract<FaultKind, "database_busy"> | DatabaseUnavai
 
 /** SQLite's primary result codes that say "not now", by name and by number (libSQL reports numbers). */
 const LOCKED = ["SQLITE_BUSY", "SQLITE_LOCKED"];
-const UNAVAILABLE = ["SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_NOTADB", "SQLITE_CORRUPT", "SQLITE_READONLY", "SQLITE_PROTOCOL"];
+const UNAVAILABLE = [
+  "SQLITE_FULL",
+  "SQLITE_IOERR",
+  "SQLITE_CANTOPEN",
+  "SQLITE_NOTADB",
+  "SQLITE_CORRUPT",
+  "SQLITE_READONLY",
+  "SQLITE_PROTOCOL",
+];
 const LOCKED_NUMBERS = new Set([5, 6]);
 const UNAVAILABLE_NUMBERS = new Set([8, 10, 11, 13, 14, 15, 26]);
 /**
@@ -49,7 +62,8 @@ const UNAVAILABLE_NUMBERS = new Set([8, 10, 11, 13, 14, 15, 26]);
  * unexpected.
  */
 const LOCKED_TEXT = /database (table )?is locked|SQLITE_BUSY|SQLITE_LOCKED|Unable to start a transaction in the given time/i;
-const UNAVAILABLE_TEXT = /database or disk is full|disk I\/O error|unable to open database|file is not a database|database disk image is malformed|attempt to write a readonly database|SQLITE_(FULL|IOERR|CANTOPEN|NOTADB|CORRUPT|READONLY)/i;
+const UNAVAILABLE_TEXT =
+  /database or disk is full|disk I\/O error|unable to open database|file is not a database|database disk image is malformed|attempt to write a readonly database|SQLITE_(FULL|IOERR|CANTOPEN|NOTADB|CORRUPT|READONLY)/i;
 
 /** Prisma's codes for "the database timed out / cannot be reached" (SQLITE_BUSY becomes P1008 through the better-sqlite3 adapter). */
 const PRISMA_LOCKED = new Set(["P1008"]);
@@ -103,9 +117,19 @@ export function isTemporary(error: unknown): boolean {
 /** SQLite's answers that mean the disk, not the statement, refuses writes: in words for /api/health. */
 const WRITE_FAILURES: { codes: string[]; number: number; text: RegExp; reason: string }[] = [
   { codes: ["SQLITE_FULL"], number: 13, text: /database or disk is full/i, reason: "the disk holding the database is full" },
-  { codes: ["SQLITE_READONLY"], number: 8, text: /attempt to write a readonly database/i, reason: "the database cannot be written (read-only)" },
+  {
+    codes: ["SQLITE_READONLY"],
+    number: 8,
+    text: /attempt to write a readonly database/i,
+    reason: "the database cannot be written (read-only)",
+  },
   { codes: ["SQLITE_IOERR"], number: 10, text: /disk I\/O error/i, reason: "the disk reported an I/O error" },
-  { codes: ["SQLITE_CORRUPT", "SQLITE_NOTADB"], number: 11, text: /database disk image is malformed|file is not a database/i, reason: "the database file is damaged" },
+  {
+    codes: ["SQLITE_CORRUPT", "SQLITE_NOTADB"],
+    number: 11,
+    text: /database disk image is malformed|file is not a database/i,
+    reason: "the database file is damaged",
+  },
 ];
 
 /** Why the disk refused this write (see WRITE_FAILURES), or null when the error is of another kind. */
@@ -116,7 +140,8 @@ export function writeFailureOf(error: unknown): string | null {
         if (typeof code === "string" && failure.codes.some((name) => code.startsWith(name))) return failure.reason;
         if (typeof code === "number" && (code & 0xff) === failure.number) return failure.reason;
       }
-      for (const text of [layer.message, layer.originalMessage]) if (typeof text === "string" && failure.text.test(text)) return failure.reason;
+      for (const text of [layer.message, layer.originalMessage])
+        if (typeof text === "string" && failure.text.test(text)) return failure.reason;
     }
   }
   return null;

@@ -94,7 +94,8 @@ export class DatabaseMissing extends Error {}
 /** The driver adapter for a database (prisma.config.ts makes the same choice for Prisma's CLI). */
 function driverAdapter(settings: DatabaseSettings, connection: ConnectionOptions): SqlDriverAdapterFactory {
   // A libSQL server's engine is on the server: nothing of it runs on this event loop.
-  if (settings.driver === "libsql" && settings.file === undefined) return new PrismaLibSQL({ url: settings.url, authToken: settings.authToken });
+  if (settings.driver === "libsql" && settings.file === undefined)
+    return new PrismaLibSQL({ url: settings.url, authToken: settings.authToken });
   return sqliteFileInWorker({
     driver: settings.driver,
     file: settings.file!,
@@ -103,7 +104,9 @@ function driverAdapter(settings: DatabaseSettings, connection: ConnectionOptions
     markers: [
       { marker: WITHOUT_SYNC, set: "PRAGMA synchronous = NORMAL", reset: SYNCED },
       // libSQL's engine has no busy timeout to lift (and setting one would give it one).
-      ...(settings.driver === "libsql" ? [] : [{ marker: WITHOUT_WAITING, set: "PRAGMA busy_timeout = 0", reset: `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}` }]),
+      ...(settings.driver === "libsql"
+        ? []
+        : [{ marker: WITHOUT_WAITING, set: "PRAGMA busy_timeout = 0", reset: `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}` }]),
     ],
     queryTimeoutMs: QUERY_TIMEOUT_MS,
     reopenAfterMs: REOPEN_AFTER_MS,
@@ -115,7 +118,9 @@ function driverAdapter(settings: DatabaseSettings, connection: ConnectionOptions
 }
 
 /** Other deadlines for the embedded file's thread, or another script for it (the fault tests' probe). */
-export type ConnectionOptions = Partial<Pick<WorkerConnectionOptions, "queryTimeoutMs" | "reopenAfterMs" | "script" | "slowQueryMs" | "checkpointEveryMs" | "setup">>;
+export type ConnectionOptions = Partial<
+  Pick<WorkerConnectionOptions, "queryTimeoutMs" | "reopenAfterMs" | "script" | "slowQueryMs" | "checkpointEveryMs" | "setup">
+>;
 
 /**
  * A new client on a database (by default the one the environment names). A
@@ -125,9 +130,7 @@ export type ConnectionOptions = Partial<Pick<WorkerConnectionOptions, "queryTime
 export function createDatabase(settings: DatabaseSettings = databaseSettings(), connection: ConnectionOptions = {}): Database {
   if (settings.file !== undefined && !existsSync(settings.file)) {
     const shown = path.relative(process.cwd(), settings.file) || settings.file;
-    throw new DatabaseMissing(
-      `There is no waitlist database at ${shown} yet. Run npm run db:migrate (npm start does it first).`,
-    );
+    throw new DatabaseMissing(`There is no waitlist database at ${shown} yet. Run npm run db:migrate (npm start does it first).`);
   }
   return new PrismaClient({ adapter: driverAdapter(settings, connection) });
 }

@@ -71,7 +71,11 @@ export type WorkerConnectionOptions = {
 
 type Failure = { name?: string; message?: string; cause?: unknown; code?: string };
 /** slowMs: the request kept the thread that long; openMs: the transaction it ended was open that long (each only past slowQueryMs). */
-type Reply = ({ id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure }) & { slowMs?: number; openMs?: number; firstStatement?: string };
+type Reply = ({ id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure }) & {
+  slowMs?: number;
+  openMs?: number;
+  firstStatement?: string;
+};
 type Waiting = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout; op: string; arg: unknown };
 
 /** A statement's text for a log line, on one line and shortened (never its values: they are bound apart). */
@@ -87,7 +91,11 @@ function statementOf(op: string, arg: unknown): string {
 }
 
 function logSlow(reply: Reply, pending: Waiting): void {
-  if (reply.slowMs !== undefined) log.warn({ slow_query: { op: pending.op, ms: reply.slowMs, statement: statementOf(pending.op, pending.arg) } }, "the database was busy with one query");
+  if (reply.slowMs !== undefined)
+    log.warn(
+      { slow_query: { op: pending.op, ms: reply.slowMs, statement: statementOf(pending.op, pending.arg) } },
+      "the database was busy with one query",
+    );
   if (reply.openMs !== undefined) {
     const statement = `transaction: ${reply.firstStatement === undefined ? "(no statement)" : shortened(reply.firstStatement)}`;
     log.warn({ slow_query: { op: "transaction", ms: reply.openMs, statement } }, "a transaction held the database");
@@ -151,7 +159,9 @@ class Thread {
       this.lastId += 1;
       const id = this.lastId;
       const timer = setTimeout(() => {
-        this.end(new DatabaseUnavailable(`the database did not answer within ${this.queryTimeoutMs} ms (${op})`, "database_query_deadline"));
+        this.end(
+          new DatabaseUnavailable(`the database did not answer within ${this.queryTimeoutMs} ms (${op})`, "database_query_deadline"),
+        );
       }, this.queryTimeoutMs);
       this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject, timer, op, arg });
       this.worker.ref();
@@ -203,7 +213,12 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
       workerData: { driver: options.driver, file: options.file, intervalMs: options.checkpointEveryMs },
     });
     checkpointer.unref();
-    checkpointer.on("error", (error) => log.error({ fault: "database_unavailable", error: { type: error.name, message: error.message } }, "the checkpoint thread failed; SQLite checkpoints in commits again"));
+    checkpointer.on("error", (error) =>
+      log.error(
+        { fault: "database_unavailable", error: { type: error.name, message: error.message } },
+        "the checkpoint thread failed; SQLite checkpoints in commits again",
+      ),
+    );
   }
 
   async function stopCheckpointer(): Promise<void> {
@@ -257,7 +272,9 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
         worker.once("exit", (code) => (clearTimeout(timer), reject(new Error(`exited with code ${code} while opening`))));
       });
     } catch (error) {
-      const reason = new DatabaseUnavailable(`the database cannot be opened: ${(error as Error).message}`, "database_open_failed", { cause: error });
+      const reason = new DatabaseUnavailable(`the database cannot be opened: ${(error as Error).message}`, "database_open_failed", {
+        cause: error,
+      });
       openFailure = { reason, until: Date.now() + options.reopenAfterMs };
       thread.end(reason);
       log.error({ fault: "database_open_failed", retry_after_ms: options.reopenAfterMs }, reason.message);
@@ -282,7 +299,10 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
   const lock = new Lock();
   // A query waiting behind a hung one gives up at the same deadline: nothing of it ran.
   const turn = () =>
-    lock.acquire(options.queryTimeoutMs, () => new DatabaseUnavailable(`no turn on the database within ${options.queryTimeoutMs} ms`, "database_query_deadline"));
+    lock.acquire(
+      options.queryTimeoutMs,
+      () => new DatabaseUnavailable(`no turn on the database within ${options.queryTimeoutMs} ms`, "database_query_deadline"),
+    );
   const run = async <T>(op: string, arg?: unknown): Promise<T> => {
     const release = await turn();
     try {

@@ -139,7 +139,14 @@ parentPort.on("message", async ({ id, op, tx, arg }) => {
     else if (op === "dispose") await Promise.all([adapter.dispose(), presence?.dispose()]);
     const took = performance.now() - started;
     const openMs = ended === undefined ? undefined : slow(performance.now() - ended.began);
-    parentPort.postMessage({ id, ok: true, value, slowMs: slow(took), openMs, firstStatement: openMs === undefined ? undefined : ended.first });
+    parentPort.postMessage({
+      id,
+      ok: true,
+      value,
+      slowMs: slow(took),
+      openMs,
+      firstStatement: openMs === undefined ? undefined : ended.first,
+    });
   } catch (error) {
     parentPort.postMessage({ id, ok: false, error: portable(error), slowMs: slow(performance.now() - started) });
   }

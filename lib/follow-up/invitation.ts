@@ -55,18 +55,34 @@ export const templateSchema = z.object({
   // A browser posts a textarea's line breaks as CRLF.
   body: z.preprocess(
     (value) => (typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),
-    z.string().trim().min(1, { error: "Write the message." }).max(5000, { error: "Keep the message under 5,000 characters." }).refine(knownPlaceholders, placeholderError),
+    z
+      .string()
+      .trim()
+      .min(1, { error: "Write the message." })
+      .max(5000, { error: "Keep the message under 5,000 characters." })
+      .refine(knownPlaceholders, placeholderError),
   ),
 });
 
 export async function loadInvitationTemplate(database: Pick<Database, "emailTemplate">): Promise<SavedTemplate> {
   const row = await database.emailTemplate.findUnique({ where: { key: INVITATION_TEMPLATE_KEY } });
-  return row ? { subject: row.subject, body: row.body, updatedAt: row.updatedAt, updatedBy: row.updatedBy } : { ...DEFAULT_INVITATION, updatedAt: null, updatedBy: null };
+  return row
+    ? { subject: row.subject, body: row.body, updatedAt: row.updatedAt, updatedBy: row.updatedBy }
+    : { ...DEFAULT_INVITATION, updatedAt: null, updatedBy: null };
 }
 
-export async function saveInvitationTemplate(database: Pick<Database, "emailTemplate">, template: InvitationTemplate, by: string, now = new Date()): Promise<void> {
+export async function saveInvitationTemplate(
+  database: Pick<Database, "emailTemplate">,
+  template: InvitationTemplate,
+  by: string,
+  now = new Date(),
+): Promise<void> {
   const data = { subject: template.subject, body: template.body, updatedAt: now, updatedBy: by };
-  await database.emailTemplate.upsert({ where: { key: INVITATION_TEMPLATE_KEY }, create: { key: INVITATION_TEMPLATE_KEY, ...data }, update: data });
+  await database.emailTemplate.upsert({
+    where: { key: INVITATION_TEMPLATE_KEY },
+    create: { key: INVITATION_TEMPLATE_KEY, ...data },
+    update: data,
+  });
 }
 
 export type InvitedEntry = Pick<WaitlistEntry, "contactName" | "companyName" | "confirmedAt">;
@@ -106,8 +122,18 @@ export function renderInvitation(template: InvitationTemplate, entry: InvitedEnt
   const text = `${body}\n\n${FOOTNOTE}\n${link}\n`;
   const paragraphs = body
     .split(/\n{2,}/)
-    .map((paragraph) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.6;color:#334155">${paragraph.split("\n").map(escapeHtml).join("<br>")}</p>`)
+    .map(
+      (paragraph) =>
+        `<p style="margin:0 0 16px;font-size:16px;line-height:1.6;color:#334155">${paragraph.split("\n").map(escapeHtml).join("<br>")}</p>`,
+    )
     .join("\n");
-  const html = emailHtml({ title: subject, heading: "You're invited", body: paragraphs, link, linkLabel: "Open my waitlist entry", footnote: FOOTNOTE });
+  const html = emailHtml({
+    title: subject,
+    heading: "You're invited",
+    body: paragraphs,
+    link,
+    linkLabel: "Open my waitlist entry",
+    footnote: FOOTNOTE,
+  });
   return { subject, text, html };
 }

@@ -85,10 +85,16 @@ export async function followUpMetrics(database: Database, now = new Date()): Pro
   }
   // Deadline days `first` to `first + count - 1` days before yesterday.
   const span = (first: number, count: number) =>
-    Array.from({ length: count }, (_, i) => byDeadline.get(utcDay(new Date(today - (first + i + 1) * DAY_MS)))).filter((day): day is Day => day !== undefined);
+    Array.from({ length: count }, (_, i) => byDeadline.get(utcDay(new Date(today - (first + i + 1) * DAY_MS)))).filter(
+      (day): day is Day => day !== undefined,
+    );
   const weeks = Array.from({ length: CHART_WEEKS }, (_, w): WeekFigures => {
     const newest = (CHART_WEEKS - 1 - w) * 7;
-    return { ...figuresOf(span(newest, 7)), from: utcDay(new Date(today - (newest + 7) * DAY_MS)), to: utcDay(new Date(today - (newest + 1) * DAY_MS)) };
+    return {
+      ...figuresOf(span(newest, 7)),
+      from: utcDay(new Date(today - (newest + 7) * DAY_MS)),
+      to: utcDay(new Date(today - (newest + 1) * DAY_MS)),
+    };
   });
   return { last7: figuresOf(span(0, 7)), last30: figuresOf(span(0, 30)), weeks };
 }

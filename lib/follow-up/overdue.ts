@@ -24,7 +24,10 @@ const OVERDUE_BATCH = 500;
 export type OverduePayload = { at: string; deadline: string; state: "awaiting" };
 
 /** Marks the entries whose deadline has passed uncontacted, owes their webhooks; returns how many. */
-export async function raiseOverdue(database: Database, options: { deliveries: readonly DeliveryKind[]; now?: Date; batch?: number }): Promise<number> {
+export async function raiseOverdue(
+  database: Database,
+  options: { deliveries: readonly DeliveryKind[]; now?: Date; batch?: number },
+): Promise<number> {
   const now = options.now ?? new Date();
   const batch = options.batch ?? OVERDUE_BATCH;
   const cutoff = new Date(now.getTime() - RESPONSE_MS);
@@ -55,7 +58,9 @@ export async function raiseOverdue(database: Database, options: { deliveries: re
     const entries = await database.$queryRaw<{ id: bigint | number; created_at: Date }[]>`
       SELECT id, created_at FROM waitlist_entries WHERE id IN (${due})`;
     if (entries.length === 0) return raised;
-    const owing = entries.map((row) => overdueWebhook(Number(row.id), new Date(row.created_at))).map((row) => [row.id, row.entryId, row.payload]);
+    const owing = entries
+      .map((row) => overdueWebhook(Number(row.id), new Date(row.created_at)))
+      .map((row) => [row.id, row.entryId, row.payload]);
     await whileBusy(() => database.$executeRaw`INSERT INTO overdue_raises (at, owing) VALUES (${now}, ${JSON.stringify(owing)})`);
     const [{ marked }] = await database.$queryRaw<[{ marked: bigint | number }]>`
       SELECT count(*) AS marked FROM waitlist_entries WHERE id IN (SELECT value ->> 1 FROM json_each(${JSON.stringify(owing)})) AND overdue_at = ${now}`;

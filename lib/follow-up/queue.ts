@@ -24,7 +24,14 @@ const queueQuerySchema = z.object({
   type: z.preprocess(blankAsUndefined, z.enum(BUSINESS_TYPE_VALUES).optional()),
   size: z.preprocess(blankAsUndefined, z.enum(COMPANY_SIZE_VALUES).optional()),
   /** An operator's id, "none" (unassigned) or "me" (resolved by the page to the signed-in operator). */
-  assignee: z.preprocess(blankAsUndefined, z.string().max(64).regex(/^[\w-]+$/).optional()),
+  assignee: z.preprocess(
+    blankAsUndefined,
+    z
+      .string()
+      .max(64)
+      .regex(/^[\w-]+$/)
+      .optional(),
+  ),
   /** After this row: the last row shown. */
   after: cursorSchema,
 });
@@ -65,7 +72,9 @@ function conditions(query: QueueQuery): Prisma.Sql[] {
 const and = (parts: Prisma.Sql[]) => Prisma.join(parts, " AND ");
 
 async function cappedCount(database: Database, where: Prisma.Sql[]): Promise<number> {
-  const [row] = await database.$queryRaw<{ n: bigint | number }[]>`SELECT count(*) AS n FROM (SELECT 1 FROM waitlist_entries WHERE ${and(where)} LIMIT ${COUNT_CAP})`;
+  const [row] = await database.$queryRaw<
+    { n: bigint | number }[]
+  >`SELECT count(*) AS n FROM (SELECT 1 FROM waitlist_entries WHERE ${and(where)} LIMIT ${COUNT_CAP})`;
   return Number(row?.n ?? 0);
 }
 
@@ -81,7 +90,17 @@ export async function queuePage(database: Database, query: QueueQuery, now = new
   const overdueBefore = timestamp(new Date(now.getTime() - RESPONSE_MS));
   const dueSoonBefore = timestamp(new Date(now.getTime() - RESPONSE_MS + DUE_SOON_MS));
   const [rows, overdue, dueSoon, awaiting] = await Promise.all([
-    database.$queryRaw<{ id: bigint | number; created_at: Date; contact_name: string; company_name: string; business_type: string; company_size: string; assigned_to: string | null }[]>`
+    database.$queryRaw<
+      {
+        id: bigint | number;
+        created_at: Date;
+        contact_name: string;
+        company_name: string;
+        business_type: string;
+        company_size: string;
+        assigned_to: string | null;
+      }[]
+    >`
       SELECT id, created_at, contact_name, company_name, business_type, company_size, assigned_to
       FROM waitlist_entries WHERE ${and(page)}
       ORDER BY created_at, id LIMIT ${limit + 1}`,
@@ -99,5 +118,9 @@ export async function queuePage(database: Database, query: QueueQuery, now = new
     assignedTo: row.assigned_to,
   }));
   const last = shown.at(-1);
-  return { rows: shown, next: rows.length > limit && last ? cursorOf({ created_at: timestamp(last.createdAt), id: last.id }) : null, counts: { overdue, dueSoon, awaiting } };
+  return {
+    rows: shown,
+    next: rows.length > limit && last ? cursorOf({ created_at: timestamp(last.createdAt), id: last.id }) : null,
+    counts: { overdue, dueSoon, awaiting },
+  };
 }

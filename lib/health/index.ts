@@ -97,17 +97,28 @@ export async function checkHealth(
     const query = database().$queryRaw<{ migration_name: string }[]>`
       SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
     // The query goes on if it is late (the connection has its own deadline); the answer does not wait for it.
-    const rows = await Promise.race([query, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), deadlineMs)))]);
+    const rows = await Promise.race([
+      query,
+      new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), deadlineMs))),
+    ]);
     if (rows === TIMED_OUT) {
       log.warn({ fault: "database_busy", deadline_ms: deadlineMs }, "health check: the database did not answer in time");
-      return { status: "unavailable", database: "busy", problems: [...problems, `the database did not answer within ${deadlineMs} ms (locked or stalled)`] };
+      return {
+        status: "unavailable",
+        database: "busy",
+        problems: [...problems, `the database did not answer within ${deadlineMs} ms (locked or stalled)`],
+      };
     }
     applied = rows.map((row) => row.migration_name).sort();
   } catch (error) {
     const kind = temporaryKind(error) ?? "database_unavailable";
     log.error({ fault: kind, ...errorFields(error) }, "health check: the database failed");
     const reason =
-      kind === "database_open_failed" ? "the database file cannot be opened" : kind === "database_busy" ? "the database is locked" : "the database did not answer";
+      kind === "database_open_failed"
+        ? "the database file cannot be opened"
+        : kind === "database_busy"
+          ? "the database is locked"
+          : "the database did not answer";
     return { status: "unavailable", database: "unreachable", problems: [...problems, reason] };
   } finally {
     clearTimeout(timer);
@@ -118,7 +129,12 @@ export async function checkHealth(
   const cannotWrite = await writeProblem(databaseFile);
   if (cannotWrite) {
     log.error({ fault: "database_unavailable", reason: cannotWrite }, "health check: the database cannot take writes");
-    return { status: "degraded", database: "cannot_write", migrations: { applied: applied.length, shipped: shipped.length, pending, unknown }, problems: [...problems, cannotWrite] };
+    return {
+      status: "degraded",
+      database: "cannot_write",
+      migrations: { applied: applied.length, shipped: shipped.length, pending, unknown },
+      problems: [...problems, cannotWrite],
+    };
   }
   return {
     status: problems.length === 0 ? "ok" : "unavailable",

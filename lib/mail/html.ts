@@ -18,7 +18,14 @@ export function escapeHtml(value: string): string {
  * The site's email look around a message: the brand bar, a heading, the body (HTML the caller
  * has escaped), a button to `link` with the link written out below it, a small footnote.
  */
-export function emailHtml(parts: { title: string; heading: string; body: string; link: string; linkLabel: string; footnote: string }): string {
+export function emailHtml(parts: {
+  title: string;
+  heading: string;
+  body: string;
+  link: string;
+  linkLabel: string;
+  footnote: string;
+}): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(parts.title)}</title></head>

@@ -8,7 +8,6 @@ import type { Database } from "../db";
 import { passkeyName } from "../auth/passkey-name";
 import { recordAction, type Actor } from "../audit/trail";
 
-
 export type OwnPasskey = { id: string; name: string | null; deviceType: string; createdAt: Date | null; lastUsedAt: Date | null };
 export type OwnSession = { id: string; browser: string; signedInAt: Date; lastSeenAt: Date; signedInWith: string | null; current: boolean };
 
@@ -48,19 +47,37 @@ function browserOf(userAgent: string | null): string {
   return `${browser} on ${system}`;
 }
 
-export async function ownSessions(database: Database, operatorId: string, currentSessionId: string, now = new Date()): Promise<OwnSession[]> {
+export async function ownSessions(
+  database: Database,
+  operatorId: string,
+  currentSessionId: string,
+  now = new Date(),
+): Promise<OwnSession[]> {
   const rows = await database.operatorSession.findMany({
     where: { userId: operatorId, expiresAt: { gt: now } },
     orderBy: { updatedAt: "desc" },
     select: { id: true, userAgent: true, createdAt: true, updatedAt: true, signedInWith: true },
   });
-  return rows.map((row) => ({ id: row.id, browser: browserOf(row.userAgent), signedInAt: row.createdAt, lastSeenAt: row.updatedAt, signedInWith: row.signedInWith, current: row.id === currentSessionId }));
+  return rows.map((row) => ({
+    id: row.id,
+    browser: browserOf(row.userAgent),
+    signedInAt: row.createdAt,
+    lastSeenAt: row.updatedAt,
+    signedInWith: row.signedInWith,
+    current: row.id === currentSessionId,
+  }));
 }
 
-export type AccountOutcome = "renamed" | "removed" | "last_passkey" | "no_such_passkey" | "name" | "signed_out" | "signed_out_others" | "no_such_session";
+export type AccountOutcome =
+  "renamed" | "removed" | "last_passkey" | "no_such_passkey" | "name" | "signed_out" | "signed_out_others" | "no_such_session";
 
 /** Renames one of the operator's own passkeys (an empty name clears it). */
-export async function renamePasskey(database: Database, operator: Actor & { operatorId: string }, passkeyId: string, name: string): Promise<AccountOutcome> {
+export async function renamePasskey(
+  database: Database,
+  operator: Actor & { operatorId: string },
+  passkeyId: string,
+  name: string,
+): Promise<AccountOutcome> {
   const kept = passkeyName(name);
   if (kept === "too_long") return "name";
   return database.$transaction(async (tx): Promise<AccountOutcome> => {
@@ -72,24 +89,35 @@ export async function renamePasskey(database: Database, operator: Actor & { oper
 }
 
 /** Removes one of the operator's own passkeys, never the last one (they could not sign in again without a new link). */
-export async function removePasskey(database: Database, operator: Actor & { operatorId: string }, passkeyId: string): Promise<AccountOutcome> {
-  return database.$transaction(async (tx): Promise<AccountOutcome> => {
-    const { count } = await tx.operatorPasskey.deleteMany({ where: { id: passkeyId, userId: operator.operatorId } });
-    if (count === 0) return "no_such_passkey";
-    // Counted after the delete, in the same transaction: two removals at once cannot both take the second-last.
-    if ((await tx.operatorPasskey.count({ where: { userId: operator.operatorId } })) === 0) throw new LastPasskey();
-    await recordAction(tx, { actor: operator, action: "passkey_removed", detail: { passkey: passkeyId } });
-    return "removed";
-  }).catch((error: unknown) => {
-    if (error instanceof LastPasskey) return "last_passkey" as const;
-    throw error;
-  });
+export async function removePasskey(
+  database: Database,
+  operator: Actor & { operatorId: string },
+  passkeyId: string,
+): Promise<AccountOutcome> {
+  return database
+    .$transaction(async (tx): Promise<AccountOutcome> => {
+      const { count } = await tx.operatorPasskey.deleteMany({ where: { id: passkeyId, userId: operator.operatorId } });
+      if (count === 0) return "no_such_passkey";
+      // Counted after the delete, in the same transaction: two removals at once cannot both take the second-last.
+      if ((await tx.operatorPasskey.count({ where: { userId: operator.operatorId } })) === 0) throw new LastPasskey();
+      await recordAction(tx, { actor: operator, action: "passkey_removed", detail: { passkey: passkeyId } });
+      return "removed";
+    })
+    .catch((error: unknown) => {
+      if (error instanceof LastPasskey) return "last_passkey" as const;
+      throw error;
+    });
 }
 
 class LastPasskey extends Error {}
 
 /** Signs out one of the operator's own browsers (not this one: that is Sign out). */
-export async function endSession(database: Database, operator: Actor & { operatorId: string }, sessionId: string, currentSessionId: string): Promise<AccountOutcome> {
+export async function endSession(
+  database: Database,
+  operator: Actor & { operatorId: string },
+  sessionId: string,
+  currentSessionId: string,
+): Promise<AccountOutcome> {
   if (sessionId === currentSessionId) return "no_such_session";
   return database.$transaction(async (tx): Promise<AccountOutcome> => {
     const { count } = await tx.operatorSession.deleteMany({ where: { id: sessionId, userId: operator.operatorId } });
@@ -100,7 +128,11 @@ export async function endSession(database: Database, operator: Actor & { operato
 }
 
 /** Signs out every browser of the operator's but this one. */
-export async function endOtherSessions(database: Database, operator: Actor & { operatorId: string }, currentSessionId: string): Promise<AccountOutcome> {
+export async function endOtherSessions(
+  database: Database,
+  operator: Actor & { operatorId: string },
+  currentSessionId: string,
+): Promise<AccountOutcome> {
   return database.$transaction(async (tx): Promise<AccountOutcome> => {
     const { count } = await tx.operatorSession.deleteMany({ where: { userId: operator.operatorId, id: { not: currentSessionId } } });
     await recordAction(tx, { actor: operator, action: "session_ended", detail: { sessions: count, everywhere_else: true } });

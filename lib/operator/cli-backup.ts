@@ -23,7 +23,10 @@ export const BACKUP_USAGE = `  backup FILE   A copy of the database in FILE, mad
 /** The embedded database's file; a libSQL server's backups are its own. */
 function databaseFile(): string {
   const settings = databaseSettings(parseEnv());
-  if (!settings.file) throw new UsageError("DATABASE_URL names a libSQL/Turso server: back it up, and restore it, with Turso's own tools (point-in-time restore).");
+  if (!settings.file)
+    throw new UsageError(
+      "DATABASE_URL names a libSQL/Turso server: back it up, and restore it, with Turso's own tools (point-in-time restore).",
+    );
   return settings.file;
 }
 
@@ -49,7 +52,10 @@ export async function backupCommand(_db: unknown, args: string[], io: CliIo): Pr
   const live = databaseFile();
   return reported(io, async () => {
     const result = await backUpDatabase(live, target, { replace: values.force });
-    await write(io.stdout, `Backed up ${signUps(result.entries)} to ${result.file} (${(result.bytes / 1024 / 1024).toFixed(1)} MB, ${result.ms} ms); integrity checked.\n`);
+    await write(
+      io.stdout,
+      `Backed up ${signUps(result.entries)} to ${result.file} (${(result.bytes / 1024 / 1024).toFixed(1)} MB, ${result.ms} ms); integrity checked.\n`,
+    );
     return 0;
   });
 }

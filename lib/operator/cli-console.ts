@@ -11,7 +11,17 @@ import { parseEnv } from "../env";
 import { listActions, shellActor } from "../audit/trail";
 import { readAnswer, UsageError, write, type CliIo } from "./cli-io";
 import { count, renderTable, terminalSafe, utcMinute, type Column } from "./format";
-import { addOperator, changeRole, enrolAgain, roleOf, listOperators, OperatorProblem, removeOperator, type Enrolment, type OperatorSummary } from "./operators";
+import {
+  addOperator,
+  changeRole,
+  enrolAgain,
+  roleOf,
+  listOperators,
+  OperatorProblem,
+  removeOperator,
+  type Enrolment,
+  type OperatorSummary,
+} from "./operators";
 import { utcDay } from "../time";
 
 export const OPERATOR_USAGE = `  operators   Who may sign in to the console (/operator) with a passkey
@@ -53,7 +63,12 @@ export async function operatorsCommand(db: Database, args: string[], io: CliIo):
   const siteUrl = parseEnv().SITE_URL;
   try {
     if (action === "add") {
-      const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: { name: { type: "string" }, role: { type: "string" } } });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        strict: true,
+        allowPositionals: true,
+        options: { name: { type: "string" }, role: { type: "string" } },
+      });
       if (positionals.length !== 1) throw new UsageError("operators add needs one EMAIL.");
       const added = await addOperator(db, { email: positionals[0]!, name: values.name, role: roleOf(values.role) }, siteUrl, shellActor());
       await write(io.stdout, `Role: ${added.role}.\n`);
@@ -89,15 +104,27 @@ export async function operatorsCommand(db: Database, args: string[], io: CliIo):
         { title: "Name", width: 20, value: (o) => o.name },
         { title: "Role", width: 6, value: (o) => o.role },
         { title: "Passkeys", width: 8, value: (o) => String(o.passkeys), alignRight: true },
-        { title: "Signed in now", width: 13, value: (o) => (o.sessions > 0 ? `${o.sessions} session${o.sessions === 1 ? "" : "s"}` : "no") },
+        {
+          title: "Signed in now",
+          width: 13,
+          value: (o) => (o.sessions > 0 ? `${o.sessions} session${o.sessions === 1 ? "" : "s"}` : "no"),
+        },
         { title: "Last sign-in", width: 20, value: (o) => (o.lastSignIn ? minute(o.lastSignIn) : "never") },
         { title: "Added", width: 10, value: (o) => utcDay(o.createdAt) },
       ];
-      await write(io.stdout, `${renderTable(columns, operators)}\n\n${count(operators.length)} operator${operators.length === 1 ? "" : "s"}.\n`);
+      await write(
+        io.stdout,
+        `${renderTable(columns, operators)}\n\n${count(operators.length)} operator${operators.length === 1 ? "" : "s"}.\n`,
+      );
       return 0;
     }
     if (action === "remove") {
-      const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: { yes: { type: "boolean" } } });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        strict: true,
+        allowPositionals: true,
+        options: { yes: { type: "boolean" } },
+      });
       if (positionals.length !== 1) throw new UsageError("operators remove needs one EMAIL.");
       const email = positionals[0]!;
       if (!values.yes) {
@@ -120,7 +147,11 @@ export async function operatorsCommand(db: Database, args: string[], io: CliIo):
     await write(io.stderr, `${terminalSafe(error.shellHint ? `${error.message} ${error.shellHint}` : error.message)}\n`);
     return 1;
   }
-  throw new UsageError(action ? `Unknown operators command "${action}". Use add, enrol, role, list or remove.` : "operators needs add, enrol, role, list or remove.");
+  throw new UsageError(
+    action
+      ? `Unknown operators command "${action}". Use add, enrol, role, list or remove.`
+      : "operators needs add, enrol, role, list or remove.",
+  );
 }
 
 export async function auditCommand(db: Database, args: string[], io: CliIo): Promise<number> {

@@ -19,7 +19,10 @@ export async function deliveries(db: Database, args: string[], io: CliIo): Promi
 
   const counts = await deliveryCounts(db);
   if (counts.length === 0) {
-    await write(io.stdout, "No deliveries yet. Each new sign-up owes a confirmation email (SMTP_URL) and a webhook (WAITLIST_WEBHOOK_URL) when those are set.\n");
+    await write(
+      io.stdout,
+      "No deliveries yet. Each new sign-up owes a confirmation email (SMTP_URL) and a webhook (WAITLIST_WEBHOOK_URL) when those are set.\n",
+    );
     return 0;
   }
   const summary = counts.map(({ kind, status, n }) => `${kind} ${status}: ${count(n)}`).join(" · ");
@@ -46,6 +49,9 @@ export async function redeliverCommand(db: Database, args: string[], io: CliIo):
     await write(io.stderr, values.id ? `No failed delivery with the id ${terminalSafe(values.id)}.\n` : "No failed deliveries.\n");
     return values.id ? 1 : 0;
   }
-  await write(io.stdout, `${count(n)} deliver${n === 1 ? "y is" : "ies are"} pending again; the running site sends ${n === 1 ? "it" : "them"} within seconds.\n`);
+  await write(
+    io.stdout,
+    `${count(n)} deliver${n === 1 ? "y is" : "ies are"} pending again; the running site sends ${n === 1 ? "it" : "them"} within seconds.\n`,
+  );
   return 0;
 }

@@ -95,7 +95,10 @@ export async function list(db: Database, args: string[], io: CliIo): Promise<num
   const { entries, total } = await listEntries(db, filters, limit);
   if (total === 0) {
     const anyAtAll = Object.keys(filters).length > 0 && (await countEntries(db)) > 0;
-    await write(io.stdout, anyAtAll ? "No sign-ups match those filters.\n" : "No sign-ups yet. They will appear here as people join the waitlist.\n");
+    await write(
+      io.stdout,
+      anyAtAll ? "No sign-ups match those filters.\n" : "No sign-ups yet. They will appear here as people join the waitlist.\n",
+    );
     return 0;
   }
   const columns: Column<OperatorRecord>[] = [
@@ -159,21 +162,34 @@ export async function exportCommand(db: Database, args: string[], io: CliIo): Pr
   }
   await recordAction(db, { actor: shellActor(), action: "export", detail: { format, rows, to: values.out ? "file" : "standard output" } });
   const where = values.out ? ` to ${values.out}` : "";
-  await write(io.stderr, rows === 0 ? `No sign-ups yet; wrote an empty ${format.toUpperCase()} export${where}.\n` : `Exported ${count(rows)} sign-up${rows === 1 ? "" : "s"} as ${format.toUpperCase()}${where}.\n`);
-  if (toTerminal && rows > 0) await write(io.stderr, "Control characters were shown as \uFFFD for the terminal; --out FILE, or a pipe, keeps the exact data.\n");
+  await write(
+    io.stderr,
+    rows === 0
+      ? `No sign-ups yet; wrote an empty ${format.toUpperCase()} export${where}.\n`
+      : `Exported ${count(rows)} sign-up${rows === 1 ? "" : "s"} as ${format.toUpperCase()}${where}.\n`,
+  );
+  if (toTerminal && rows > 0)
+    await write(io.stderr, "Control characters were shown as \uFFFD for the terminal; --out FILE, or a pipe, keeps the exact data.\n");
   return 0;
 }
 
 /** An entry with every text as a terminal may show it (terminalSafe). */
 function shownOnTerminal<Entry extends object>(entry: Entry): Entry {
-  return Object.fromEntries(Object.entries(entry).map(([key, value]) => [key, typeof value === "string" ? terminalSafe(value) : value])) as Entry;
+  return Object.fromEntries(
+    Object.entries(entry).map(([key, value]) => [key, typeof value === "string" ? terminalSafe(value) : value]),
+  ) as Entry;
 }
 
 export async function remove(db: Database, args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args, strict: true, options: { email: { type: "string" }, id: { type: "string" }, yes: { type: "boolean" } } });
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { email: { type: "string" }, id: { type: "string" }, yes: { type: "boolean" } },
+  });
   const email = values.email?.trim();
   if (!email === (values.id === undefined)) throw new UsageError("remove needs --email ADDRESS or --id N.");
-  if (values.id !== undefined && !/^[1-9]\d*$/.test(values.id)) throw new UsageError(`--id must be an entry's id (a positive whole number), not "${values.id}".`);
+  if (values.id !== undefined && !/^[1-9]\d*$/.test(values.id))
+    throw new UsageError(`--id must be an entry's id (a positive whole number), not "${values.id}".`);
   const entry = email ? await findByEmail(db, email) : await findById(db, Number(values.id));
   if (!entry) {
     const which = email ? `the email ${terminalSafe(email)}` : `the id ${values.id}`;
@@ -209,12 +225,18 @@ export async function checkCommand(db: Database, args: string[], io: CliIo): Pro
   const refusal = refusedDomain(email, { allow: env.WAITLIST_EMAIL_DOMAINS_ALLOW, deny: env.WAITLIST_EMAIL_DOMAINS_DENY });
   if (refusal) {
     const why = refusal.reason === "disposable" ? "is on the throwaway-domain list" : "is in WAITLIST_EMAIL_DOMAINS_DENY";
-    await write(io.stdout, `${shown}: refused, ${terminalSafe(refusal.domain)} ${why}. The visitor reads: "${refusedDomainMessage(refusal)}"\n`);
+    await write(
+      io.stdout,
+      `${shown}: refused, ${terminalSafe(refusal.domain)} ${why}. The visitor reads: "${refusedDomainMessage(refusal)}"\n`,
+    );
     return 0;
   }
   const entry = await findByEmail(db, email);
   if (entry) {
-    await write(io.stdout, `${shown}: refused, already on the list as #${entry.id} ${terminalSafe(entry.email)} (the same mailbox: ${terminalSafe(normalizeEmail(email))}).\n`);
+    await write(
+      io.stdout,
+      `${shown}: refused, already on the list as #${entry.id} ${terminalSafe(entry.email)} (the same mailbox: ${terminalSafe(normalizeEmail(email))}).\n`,
+    );
     return 0;
   }
   await write(io.stdout, `${shown}: would be taken (its mailbox: ${terminalSafe(normalizeEmail(email))}).\n`);

@@ -34,7 +34,10 @@ export async function queueCommand(db: Database, args: string[], io: CliIo): Pro
   const { overdue, dueSoon, awaiting } = page.counts;
   const summary = `${count(overdue)} overdue · ${count(dueSoon)} due within 6 hours · ${count(awaiting)} awaiting contact`;
   if (rows.length === 0) {
-    await write(io.stdout, `${summary}\n\n${values.all ? "No one is awaiting contact." : "No one is due within 6 hours. (--all lists everyone awaiting contact.)"}\n`);
+    await write(
+      io.stdout,
+      `${summary}\n\n${values.all ? "No one is awaiting contact." : "No one is due within 6 hours. (--all lists everyone awaiting contact.)"}\n`,
+    );
     return 0;
   }
   const columns: Column<(typeof rows)[number]>[] = [
@@ -51,20 +54,30 @@ export async function queueCommand(db: Database, args: string[], io: CliIo): Pro
 
 export async function contactCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: { note: { type: "string" } } });
-  if (positionals.length !== 1 || !/^[1-9]\d{0,15}$/.test(positionals[0]!)) throw new UsageError("contact needs one entry ID (a number from queue or list).");
+  if (positionals.length !== 1 || !/^[1-9]\d{0,15}$/.test(positionals[0]!))
+    throw new UsageError("contact needs one entry ID (a number from queue or list).");
   const change = changeSchema.safeParse({ to: "contacted", note: values.note });
   if (!change.success) throw new UsageError(change.error.issues[0]!.message);
   const id = Number(positionals[0]);
   const [result] = await changeFollowUp(db, [id], change.data, shellActor(), { deliveries: configuredKinds(parseEnv()) });
   switch (result!.outcome) {
     case "changed":
-      await write(io.stdout, `Entry ${id} is marked contacted${change.data.note ? ", with your note" : ""}. The running site tells the webhook within seconds.\n`);
+      await write(
+        io.stdout,
+        `Entry ${id} is marked contacted${change.data.note ? ", with your note" : ""}. The running site tells the webhook within seconds.\n`,
+      );
       return 0;
     case "already":
-      await write(io.stdout, `Entry ${id} was already contacted (by ${terminalSafe(result!.by ?? "someone")}); ${change.data.note ? "your note was added to its timeline" : "nothing changed"}.\n`);
+      await write(
+        io.stdout,
+        `Entry ${id} was already contacted (by ${terminalSafe(result!.by ?? "someone")}); ${change.data.note ? "your note was added to its timeline" : "nothing changed"}.\n`,
+      );
       return 0;
     case "refused":
-      await write(io.stderr, `Entry ${id} was not changed: ${result!.reason}${change.data.note ? " Your note was kept on its timeline." : ""}\n`);
+      await write(
+        io.stderr,
+        `Entry ${id} was not changed: ${result!.reason}${change.data.note ? " Your note was kept on its timeline." : ""}\n`,
+      );
       return 1;
     case "missing":
       await write(io.stderr, `There is no entry ${id}. Nothing changed.\n`);

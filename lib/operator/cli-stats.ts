@@ -6,7 +6,20 @@ import { refusalCounts, type RefusalCounts } from "../waitlist/refusals";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "../content/signup-options";
 import { UsageError, write, type CliIo } from "./cli-io";
 import { utcDaySchema } from "../filters";
-import { campaignFunnels, conversion, FUNNEL_STEPS, pageFunnels, pageViews, rangeOf, siteFunnel, WITHOUT_COUNTED_VISIT_NOTE, withoutCountedVisit, type DayRange, type Funnel, type FunnelStep } from "../analytics/report";
+import {
+  campaignFunnels,
+  conversion,
+  FUNNEL_STEPS,
+  pageFunnels,
+  pageViews,
+  rangeOf,
+  siteFunnel,
+  WITHOUT_COUNTED_VISIT_NOTE,
+  withoutCountedVisit,
+  type DayRange,
+  type Funnel,
+  type FunnelStep,
+} from "../analytics/report";
 import { count, renderTable, type Column } from "./format";
 import { stats } from "./queries";
 import { utcDay } from "../time";
@@ -56,31 +69,51 @@ function refusalsSection(refused: RefusalCounts): string {
 
 /** The funnel from a visit to an invitation over `range`: the site's, then per campaign and per page. */
 async function funnelSection(db: Database, range: DayRange): Promise<string> {
-  const [site, views, campaigns, pages] = await Promise.all([siteFunnel(db, range), pageViews(db, range), campaignFunnels(db, range), pageFunnels(db, range)]);
+  const [site, views, campaigns, pages] = await Promise.all([
+    siteFunnel(db, range),
+    pageViews(db, range),
+    campaignFunnels(db, range),
+    pageFunnels(db, range),
+  ]);
   const steps = Object.keys(FUNNEL_STEPS) as FunnelStep[];
   const share = (funnel: Funnel) => {
     const value = conversion(funnel);
     return value === null ? "–" : `${value.toFixed(1)}%`;
   };
   const figures = <Row extends Funnel>(): Column<Row>[] => [
-    ...steps.map((step) => ({ title: FUNNEL_STEPS[step], width: Math.max(8, FUNNEL_STEPS[step].length), value: (row: Row) => count(row[step]), alignRight: true })),
+    ...steps.map((step) => ({
+      title: FUNNEL_STEPS[step],
+      width: Math.max(8, FUNNEL_STEPS[step].length),
+      value: (row: Row) => count(row[step]),
+      alignRight: true,
+    })),
     { title: "No counted visit", width: 16, value: (row: Row) => count(withoutCountedVisit(row)), alignRight: true },
     { title: "Sign-up rate", width: 12, value: (row: Row) => share(row), alignRight: true },
   ];
   const heading = `Visits and the funnel, ${range.from} to ${range.to} (UTC; visitors once a day each, no cookies)`;
-  if (views === 0 && site.stored === 0) return `${heading}
+  if (views === 0 && site.stored === 0)
+    return `${heading}
 No visits or sign-ups in this range.`;
   return [
     `${heading}
 Page views: ${count(views)}
 ` + renderTable(figures<Funnel>(), [site]),
-    renderTable([
-      { title: "Source", width: 14, value: (row: (typeof campaigns)[number]) => row.source },
-      { title: "Medium", width: 10, value: (row) => row.medium },
-      { title: "Campaign", width: 16, value: (row) => row.campaign },
-      ...figures<(typeof campaigns)[number]>(),
-    ], campaigns),
-    renderTable([{ title: "Page", width: 16, value: (row: (typeof pages)[number]) => (row.page === "" ? "(not recorded)" : row.page) }, ...figures<(typeof pages)[number]>()], pages),
+    renderTable(
+      [
+        { title: "Source", width: 14, value: (row: (typeof campaigns)[number]) => row.source },
+        { title: "Medium", width: 10, value: (row) => row.medium },
+        { title: "Campaign", width: 16, value: (row) => row.campaign },
+        ...figures<(typeof campaigns)[number]>(),
+      ],
+      campaigns,
+    ),
+    renderTable(
+      [
+        { title: "Page", width: 16, value: (row: (typeof pages)[number]) => (row.page === "" ? "(not recorded)" : row.page) },
+        ...figures<(typeof pages)[number]>(),
+      ],
+      pages,
+    ),
     ...([site, ...campaigns, ...pages].some((funnel) => withoutCountedVisit(funnel) > 0) ? [WITHOUT_COUNTED_VISIT_NOTE] : []),
   ].join("\n\n");
 }
@@ -88,7 +121,8 @@ Page views: ${count(views)}
 export async function statsCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, strict: true, options: { from: { type: "string" }, to: { type: "string" } } });
   for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && !utcDaySchema.safeParse(value).success) throw new UsageError(`--${name} must be a day such as 2026-11-01 (YYYY-MM-DD, UTC)`);
+    if (value !== undefined && !utcDaySchema.safeParse(value).success)
+      throw new UsageError(`--${name} must be a day such as 2026-11-01 (YYYY-MM-DD, UTC)`);
   }
   const funnel = await funnelSection(db, rangeOf(values.from, values.to));
   const s = await stats(db);
@@ -110,10 +144,26 @@ export async function statsCommand(db: Database, args: string[], io: CliIo): Pro
       (s.removedByRetention > 0 ? `, ${count(s.removedByRetention)} past the retention period` : "") +
       ` (counts only; nothing about them is kept)` +
       (s.duplicates > 0 ? `\nDuplicates kept from before one mailbox meant one entry: ${count(s.duplicates)} (see duplicates)` : ""),
-    breakdown("Business type", BUSINESS_TYPES.map((o) => ({ label: o.label, n: types.get(o.value) ?? 0 })), s.total),
-    breakdown("Company size", COMPANY_SIZES.map((o) => ({ label: o.label, n: sizes.get(o.value) ?? 0 })), s.total),
-    breakdown("Source (utm_source)", s.bySource.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
-    breakdown("Page", s.byPage.map((row) => ({ label: unknown(row.key), n: row.n })), s.total),
+    breakdown(
+      "Business type",
+      BUSINESS_TYPES.map((o) => ({ label: o.label, n: types.get(o.value) ?? 0 })),
+      s.total,
+    ),
+    breakdown(
+      "Company size",
+      COMPANY_SIZES.map((o) => ({ label: o.label, n: sizes.get(o.value) ?? 0 })),
+      s.total,
+    ),
+    breakdown(
+      "Source (utm_source)",
+      s.bySource.map((row) => ({ label: unknown(row.key), n: row.n })),
+      s.total,
+    ),
+    breakdown(
+      "Page",
+      s.byPage.map((row) => ({ label: unknown(row.key), n: row.n })),
+      s.total,
+    ),
     refusalsSection(refused),
     funnel,
     [

@@ -18,7 +18,16 @@ import { streamExport, type ExportFormat } from "./export";
 import { FILTER_KEYS, parseListQuery } from "./list";
 import { parseFilters } from "../filters";
 import { redeliver, removeById } from "./queries";
-import { addNote, assignEntries, AssignProblem, changeFollowUp, changeSchema, MAX_SELECTION, noteOnlySchema, type ChangeResult } from "../follow-up/changes";
+import {
+  addNote,
+  assignEntries,
+  AssignProblem,
+  changeFollowUp,
+  changeSchema,
+  MAX_SELECTION,
+  noteOnlySchema,
+  type ChangeResult,
+} from "../follow-up/changes";
 import { getDeliveryWorker } from "../waitlist/deliveries";
 import { isTimeZone } from "./time-format";
 import { endOtherSessions, endSession, removePasskey, renamePasskey } from "./account";
@@ -55,11 +64,19 @@ function consoleRoute(action: Action, needs: Needs = {}): (request: Request) => 
       const { refused } = guard;
       if (refused.code === "signed_out" && request.method === "POST") return seeOther(SIGN_IN_PATH);
       if (refused.confirm) return seeOther(refused.confirm);
-      return errorAnswer(refused.status, refused.code, refused.message, { as: refused.code === "signed_out" ? "json" : "text", headers: PRIVATE });
+      return errorAnswer(refused.status, refused.code, refused.message, {
+        as: refused.code === "signed_out" ? "json" : "text",
+        headers: PRIVATE,
+      });
     } catch (error) {
       if (isTemporary(error)) {
         log.warn({ fault: "database_unavailable", ...errorFields(error) }, "console action answered 503: nothing changed");
-        return refuse(503, "temporarily_unavailable", "The database is busy, and nothing was changed. Please go back and try again in a moment.", retryLater());
+        return refuse(
+          503,
+          "temporarily_unavailable",
+          "The database is busy, and nothing was changed. Please go back and try again in a moment.",
+          retryLater(),
+        );
       }
       log.error({ fault: "unexpected", ...errorFields(error) }, "console action failed");
       return refuse(500, "unexpected", "Something went wrong on our side. Please try again later.");
@@ -68,23 +85,26 @@ function consoleRoute(action: Action, needs: Needs = {}): (request: Request) => 
 }
 
 /** GET /api/operator/export?format=csv|json&<the list's filters>: streamed, audited. */
-export const handleExport = consoleRoute(async (request, operator) => {
-  const params = new URL(request.url).searchParams;
-  const format = params.get("format");
-  if (format !== "csv" && format !== "json") return refuse(400, "invalid_choice", "Choose format=csv or format=json.");
-  const { query, problems } = parseListQuery(params);
-  if (problems.length > 0) return refuse(400, "invalid_filters", `These filters are not valid: ${problems.join("; ")}`);
-  const filters = Object.fromEntries(FILTER_KEYS.filter((key) => query[key] !== undefined).map((key) => [key, query[key]]));
-  await recordAction(getDatabase(), { actor: operator.actor, action: "export", detail: { format, ...filters } });
-  const day = utcDay(new Date());
-  return new Response(streamExport(getDatabase(), query, format as ExportFormat), {
-    headers: {
-      "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
-      "Content-Disposition": `attachment; filename="fieldcrew-waitlist-${day}.${format}"`,
-      ...PRIVATE,
-    },
-  });
-}, { permission: "export", fresh: true, returnTo: (request) => `/operator/entries${listQueryOf(request)}` });
+export const handleExport = consoleRoute(
+  async (request, operator) => {
+    const params = new URL(request.url).searchParams;
+    const format = params.get("format");
+    if (format !== "csv" && format !== "json") return refuse(400, "invalid_choice", "Choose format=csv or format=json.");
+    const { query, problems } = parseListQuery(params);
+    if (problems.length > 0) return refuse(400, "invalid_filters", `These filters are not valid: ${problems.join("; ")}`);
+    const filters = Object.fromEntries(FILTER_KEYS.filter((key) => query[key] !== undefined).map((key) => [key, query[key]]));
+    await recordAction(getDatabase(), { actor: operator.actor, action: "export", detail: { format, ...filters } });
+    const day = utcDay(new Date());
+    return new Response(streamExport(getDatabase(), query, format as ExportFormat), {
+      headers: {
+        "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+        "Content-Disposition": `attachment; filename="fieldcrew-waitlist-${day}.${format}"`,
+        ...PRIVATE,
+      },
+    });
+  },
+  { permission: "export", fresh: true, returnTo: (request) => `/operator/entries${listQueryOf(request)}` },
+);
 
 /** The list's filters of an export request, as the entries page's query (the step-up returns there). */
 function listQueryOf(request: Request): string {
@@ -104,28 +124,42 @@ export const handleCampaignsCsv = consoleRoute(async (request) => {
   const database = getDatabase();
   const [campaigns, pages] = await Promise.all([campaignFunnels(database, range), pageFunnels(database, range)]);
   return new Response(funnelCsv(range, campaigns, pages), {
-    headers: { ...PRIVATE, "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="fieldcrew-campaigns-${range.from}-to-${range.to}.csv"` },
+    headers: {
+      ...PRIVATE,
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="fieldcrew-campaigns-${range.from}-to-${range.to}.csv"`,
+    },
   });
 });
 
 /** POST /api/operator/entries/:id/remove (the entry page's confirmation form). */
 export function handleRemove(request: Request, id: string): Promise<Response> {
-  return consoleRoute(async (_request, operator) => {
-    if (!/^[1-9]\d{0,15}$/.test(id)) return refuse(404, "not_found", "There is no such entry.");
-    const removed = await removeById(getDatabase(), Number(id), operator.actor);
-    return seeOther(`/operator/entries?removed=${removed ? id : "none"}`);
-  }, { permission: "remove_entry", fresh: true, returnTo: () => (/^[1-9]\d{0,15}$/.test(id) ? `/operator/entries/${id}` : "/operator/entries") })(request);
+  return consoleRoute(
+    async (_request, operator) => {
+      if (!/^[1-9]\d{0,15}$/.test(id)) return refuse(404, "not_found", "There is no such entry.");
+      const removed = await removeById(getDatabase(), Number(id), operator.actor);
+      return seeOther(`/operator/entries?removed=${removed ? id : "none"}`);
+    },
+    {
+      permission: "remove_entry",
+      fresh: true,
+      returnTo: () => (/^[1-9]\d{0,15}$/.test(id) ? `/operator/entries/${id}` : "/operator/entries"),
+    },
+  )(request);
 }
 
 /** POST /api/operator/deliveries/:id/redeliver (a failed delivery on an entry's page). */
 export function handleRedeliver(request: Request, deliveryId: string): Promise<Response> {
-  return consoleRoute(async (_request, operator) => {
-    const database = getDatabase();
-    const delivery = await database.outboxMessage.findUnique({ where: { id: deliveryId }, select: { entryId: true } });
-    if (!delivery) return refuse(404, "not_found", "There is no such delivery.");
-    const n = await redeliver(database, { id: deliveryId }, operator.actor);
-    return seeOther(`/operator/entries/${delivery.entryId}?done=${n > 0 ? "redelivered" : "not_failed"}`);
-  }, { permission: "redeliver" })(request);
+  return consoleRoute(
+    async (_request, operator) => {
+      const database = getDatabase();
+      const delivery = await database.outboxMessage.findUnique({ where: { id: deliveryId }, select: { entryId: true } });
+      if (!delivery) return refuse(404, "not_found", "There is no such delivery.");
+      const n = await redeliver(database, { id: deliveryId }, operator.actor);
+      return seeOther(`/operator/entries/${delivery.entryId}?done=${n > 0 ? "redelivered" : "not_failed"}`);
+    },
+    { permission: "redeliver" },
+  )(request);
 }
 
 /** POST /api/operator/sign-out: the session is deleted, the cookie cleared, and the audit log says so. */
@@ -143,10 +177,13 @@ const MAX_FORM_BYTES = 32 * 1024;
 
 /** A console page's form, read through the shared bounded reader; or the answer saying why not. */
 async function consoleForm(request: Request): Promise<URLSearchParams | Response> {
-  if (!hasContentType(request, "application/x-www-form-urlencoded")) return refuse(415, "unsupported_media_type", "Send the form from its console page.");
+  if (!hasContentType(request, "application/x-www-form-urlencoded"))
+    return refuse(415, "unsupported_media_type", "Send the form from its console page.");
   const body = await readBoundedText(request, MAX_FORM_BYTES);
-  if (body === TOO_LARGE) return refuse(413, "too_large", "That form is too large: change at most 200 entries at once, with a note under 2,000 characters.");
-  if (typeof body !== "string") return refuse(400, "unreadable_body", "That form could not be read. Please send it again from its console page.");
+  if (body === TOO_LARGE)
+    return refuse(413, "too_large", "That form is too large: change at most 200 entries at once, with a note under 2,000 characters.");
+  if (typeof body !== "string")
+    return refuse(400, "unreadable_body", "That form could not be read. Please send it again from its console page.");
   return new URLSearchParams(body);
 }
 function backTo(form: URLSearchParams, result: Record<string, string | number>): string {
@@ -180,13 +217,19 @@ export const handleFollowUp = consoleRoute(async (request, operator) => {
   if (form instanceof Response) return form;
   const ids = form.getAll("id").map(String);
   if (ids.length === 0) return seeOther(backTo(form, { problem: "none_selected" }));
-  if (ids.length > MAX_SELECTION || !ids.every((id) => ENTRY_ID.test(id))) return refuse(400, "invalid_choice", `Choose between 1 and ${MAX_SELECTION} entries by their numbers.`);
+  if (ids.length > MAX_SELECTION || !ids.every((id) => ENTRY_ID.test(id)))
+    return refuse(400, "invalid_choice", `Choose between 1 and ${MAX_SELECTION} entries by their numbers.`);
   const entryIds = ids.map(Number);
   const database = getDatabase();
   const action = form.get("action");
   if (action === "change") {
-    const parsed = changeSchema.safeParse({ to: form.get("to"), closedReason: form.get("closedReason") || undefined, note: form.get("note") ?? undefined });
-    if (!parsed.success) return seeOther(backTo(form, { problem: parsed.error.issues[0]?.path[0] === "closedReason" ? "closed_reason" : "change" }));
+    const parsed = changeSchema.safeParse({
+      to: form.get("to"),
+      closedReason: form.get("closedReason") || undefined,
+      note: form.get("note") ?? undefined,
+    });
+    if (!parsed.success)
+      return seeOther(backTo(form, { problem: parsed.error.issues[0]?.path[0] === "closedReason" ? "closed_reason" : "change" }));
     const worker = getDeliveryWorker();
     const results = await changeFollowUp(database, entryIds, parsed.data, operator.actor, { deliveries: worker.deliveryKinds });
     worker.deliverSoon();
@@ -222,7 +265,16 @@ export const handleTimeZone = consoleRoute(async (request, operator) => {
   return seeOther("/operator/account?zone=saved");
 });
 
-const ACCOUNT_OUTCOMES: ReadonlySet<string> = new Set(["renamed", "removed", "last_passkey", "no_such_passkey", "name", "signed_out", "signed_out_others", "no_such_session"]);
+const ACCOUNT_OUTCOMES: ReadonlySet<string> = new Set([
+  "renamed",
+  "removed",
+  "last_passkey",
+  "no_such_passkey",
+  "name",
+  "signed_out",
+  "signed_out_others",
+  "no_such_session",
+]);
 
 /**
  * POST /api/operator/account (the account page's forms): `intent` rename-passkey (id, name),
@@ -245,6 +297,9 @@ export const handleAccount = consoleRoute(async (request, operator) => {
           : intent === "end-other-sessions"
             ? await endOtherSessions(database, self, operator.sessionId)
             : undefined;
-  if (!outcome || !ACCOUNT_OUTCOMES.has(outcome)) return refuse(400, "invalid_choice", "Choose what to change: rename-passkey, remove-passkey, end-session or end-other-sessions.");
-  return seeOther(`/operator/account?done=${outcome}#${intent === "end-session" || intent === "end-other-sessions" ? "sessions" : "passkeys"}`);
+  if (!outcome || !ACCOUNT_OUTCOMES.has(outcome))
+    return refuse(400, "invalid_choice", "Choose what to change: rename-passkey, remove-passkey, end-session or end-other-sessions.");
+  return seeOther(
+    `/operator/account?done=${outcome}#${intent === "end-session" || intent === "end-other-sessions" ? "sessions" : "passkeys"}`,
+  );
 });

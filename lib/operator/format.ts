@@ -6,7 +6,6 @@
  */
 import { DISGUISING_CHARACTERS } from "../security/disguising-characters";
 
-
 /** A value as it may be shown in a terminal: one line, no control characters. */
 export function terminalSafe(value: string): string {
   return value.replace(DISGUISING_CHARACTERS, "\uFFFD");

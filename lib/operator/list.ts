@@ -26,7 +26,6 @@ const PAGE_SIZE = 50;
  */
 export const MIN_SEARCH_LENGTH = 3;
 
-
 /** The list's filters as they arrive in a URL's query (the filter form is a GET form). */
 export const listQuerySchema = z.object({
   type: z.preprocess(blankAsUndefined, z.enum(BUSINESS_TYPE_VALUES).optional()),
@@ -37,7 +36,12 @@ export const listQuerySchema = z.object({
   to: z.preprocess(blankAsUndefined, utcDaySchema.optional()),
   q: z.preprocess(
     blankAsUndefined,
-    z.string().trim().min(MIN_SEARCH_LENGTH, { error: `Search needs at least ${MIN_SEARCH_LENGTH} characters.` }).max(200).optional(),
+    z
+      .string()
+      .trim()
+      .min(MIN_SEARCH_LENGTH, { error: `Search needs at least ${MIN_SEARCH_LENGTH} characters.` })
+      .max(200)
+      .optional(),
   ),
   /** Older than this row: the last row shown. */
   after: cursorSchema,
@@ -47,7 +51,6 @@ export const listQuerySchema = z.object({
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
 export const FILTER_KEYS = ["type", "size", "source", "confirmed", "from", "to", "q"] as const satisfies readonly (keyof ListQuery)[];
-
 
 /** Reads the list's query (search params of the page or the download). */
 export function parseListQuery(params: QueryParams): { query: ListQuery; problems: string[] } {
@@ -66,12 +69,10 @@ export function queryString(query: Partial<Record<keyof ListQuery | "format", st
   return text ? `?${text}` : "";
 }
 
-
 /** A phrase for FTS5: the text as one quoted string (its own quotes doubled), so operators typed are letters. */
 function ftsPhrase(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
-
 
 /**
  * A search as a plain substring of the company, the contact or the email of `e`, ASCII letters in
@@ -83,14 +84,17 @@ export function textMatches(search: string): Prisma.Sql {
 }
 
 /** Every column of an operator's record, from waitlist_entries as `e`; read back with recordsOf. */
-export const RECORD_COLUMNS = Prisma.raw(["id", "created_at", ...SIGNUP_FIELD_NAMES, "confirmed_at", "duplicate_of"].map((c) => `e."${c}"`).join(", "));
+export const RECORD_COLUMNS = Prisma.raw(
+  ["id", "created_at", ...SIGNUP_FIELD_NAMES, "confirmed_at", "duplicate_of"].map((c) => `e."${c}"`).join(", "),
+);
 
 /** The WHERE conditions of the filters (without any cursor, and without the search, which drives its own query). */
 function conditions(query: ListQuery): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
   if (query.type) where.push(Prisma.sql`e.business_type = ${query.type}`);
   if (query.size) where.push(Prisma.sql`e.company_size = ${query.size}`);
-  if (query.source) where.push(query.source === DIRECT_SOURCE ? Prisma.sql`e.utm_source IS NULL` : Prisma.sql`e.utm_source = ${query.source}`);
+  if (query.source)
+    where.push(query.source === DIRECT_SOURCE ? Prisma.sql`e.utm_source IS NULL` : Prisma.sql`e.utm_source = ${query.source}`);
   if (query.confirmed) where.push(query.confirmed === "yes" ? Prisma.sql`e.confirmed_at IS NOT NULL` : Prisma.sql`e.confirmed_at IS NULL`);
   // created_at is ISO 8601 text in UTC ("2026-11-23T17:37:59.405+00:00"), so text order is time order.
   if (query.from) where.push(Prisma.sql`e.created_at >= ${`${query.from}T00:00:00.000+00:00`}`);

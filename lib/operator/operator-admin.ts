@@ -34,10 +34,16 @@ async function deliverEnrolmentLink(enrolment: Enrolment, what: string): Promise
       return { done: `${what} The one-time enrolment link was emailed to ${enrolment.email}; it works until ${until} UTC.` };
     } catch (error) {
       log.error({ fault: "enrolment_mail_failed", ...errorFields(error) }, "emailing an enrolment link failed");
-      return { done: `${what} Emailing the link failed, so here it is, once: pass it on privately. It works until ${until} UTC.`, link: enrolment.link };
+      return {
+        done: `${what} Emailing the link failed, so here it is, once: pass it on privately. It works until ${until} UTC.`,
+        link: enrolment.link,
+      };
     }
   }
-  return { done: `${what} Here is their one-time enrolment link, shown once: pass it on privately. It works until ${until} UTC.`, link: enrolment.link };
+  return {
+    done: `${what} Here is their one-time enrolment link, shown once: pass it on privately. It works until ${until} UTC.`,
+    link: enrolment.link,
+  };
 }
 
 /** One form of the Operators page: intent add (email, name, role), enrol, role (email, role) or remove (email, confirm). */
@@ -53,14 +59,19 @@ export async function manageOperators(form: FormData, actor: Actor): Promise<Ope
       const enrolment = await addOperator(database, { email, name: String(form.get("name") ?? ""), role }, siteUrl, actor);
       return deliverEnrolmentLink(enrolment, `${enrolment.email} is now an operator (${role}).`);
     }
-    if (intent === "enrol") return deliverEnrolmentLink(await enrolAgain(database, email, siteUrl, actor), `A new enrolment link for ${email}.`);
+    if (intent === "enrol")
+      return deliverEnrolmentLink(await enrolAgain(database, email, siteUrl, actor), `A new enrolment link for ${email}.`);
     if (intent === "role") {
       if (!isRole(role)) return { problem: "Choose a role: member or admin." };
-      return (await changeRole(database, email, role, actor)) ? { done: `${email} is now ${role === "admin" ? "an admin" : "a member"}.` } : { problem: `${email} is not an operator.` };
+      return (await changeRole(database, email, role, actor))
+        ? { done: `${email} is now ${role === "admin" ? "an admin" : "a member"}.` }
+        : { problem: `${email} is not an operator.` };
     }
     if (intent === "remove") {
       if (form.get("confirm") !== "yes") return { problem: `Tick the box to confirm removing ${email}.` };
-      return (await removeOperator(database, email, actor)) ? { done: `Removed ${email}: their passkeys, sessions and links no longer work.` } : { problem: `${email} is not an operator.` };
+      return (await removeOperator(database, email, actor))
+        ? { done: `Removed ${email}: their passkeys, sessions and links no longer work.` }
+        : { problem: `${email} is not an operator.` };
     }
     return { problem: "That form could not be read. Reload the page and try again." };
   } catch (error) {

@@ -53,7 +53,13 @@ export function roleOf(input: string | undefined): Role | undefined {
  * Adds an operator and makes their one-time enrolment link; audited. Without a role:
  * the first operator is an admin (someone must be able to manage the rest), later ones members.
  */
-export async function addOperator(database: Database, input: { email: string; name?: string; role?: Role }, siteUrl: string, actor: Actor, now = new Date()): Promise<Enrolment & { role: Role }> {
+export async function addOperator(
+  database: Database,
+  input: { email: string; name?: string; role?: Role },
+  siteUrl: string,
+  actor: Actor,
+  now = new Date(),
+): Promise<Enrolment & { role: Role }> {
   const email = operatorEmailOf(input.email);
   const name = input.name?.trim().slice(0, 100);
   try {
@@ -61,7 +67,15 @@ export async function addOperator(database: Database, input: { email: string; na
       // The write first (see above); the role is settled once the row is in, in the same transaction.
       const operator = await tx.operator.create({
         // The shell (or an admin) vouches for the address: an emailed sign-in link needs no further proof.
-        data: { id: randomUUID(), email, name: name || email.split("@")[0]!, emailVerified: true, role: input.role ?? "member", createdAt: now, updatedAt: now },
+        data: {
+          id: randomUUID(),
+          email,
+          name: name || email.split("@")[0]!,
+          emailVerified: true,
+          role: input.role ?? "member",
+          createdAt: now,
+          updatedAt: now,
+        },
       });
       let role: Role = input.role ?? "member";
       if (!input.role && (await tx.operator.count()) === 1) {
@@ -74,7 +88,10 @@ export async function addOperator(database: Database, input: { email: string; na
     });
   } catch (error) {
     if (codeOf(error) === UNIQUE_VIOLATION) {
-      throw new OperatorProblem(`${email} is already an operator.`, `For a new enrolment link: npm run waitlist -- operators enrol ${email}`);
+      throw new OperatorProblem(
+        `${email} is already an operator.`,
+        `For a new enrolment link: npm run waitlist -- operators enrol ${email}`,
+      );
     }
     throw error;
   }
@@ -91,12 +108,22 @@ export async function enrolAgain(database: Database, input: string, siteUrl: str
       return { email, link: enrolmentUrl(siteUrl, token), expiresAt };
     });
   } catch (error) {
-    if (codeOf(error) === NOT_FOUND) throw new OperatorProblem(`${email} is not an operator.`, `Add them with: npm run waitlist -- operators add ${email}`);
+    if (codeOf(error) === NOT_FOUND)
+      throw new OperatorProblem(`${email} is not an operator.`, `Add them with: npm run waitlist -- operators add ${email}`);
     throw error;
   }
 }
 
-export type OperatorSummary = { id: string; email: string; name: string; role: Role; createdAt: Date; passkeys: number; sessions: number; lastSignIn: Date | null };
+export type OperatorSummary = {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  createdAt: Date;
+  passkeys: number;
+  sessions: number;
+  lastSignIn: Date | null;
+};
 
 export async function listOperators(database: Database, now = new Date()): Promise<OperatorSummary[]> {
   const operators = await database.operator.findMany({

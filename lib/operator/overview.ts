@@ -49,7 +49,8 @@ export async function overview(database: Database, options: { days: ChartDays; s
     counts.set(row.day, (counts.get(row.day) ?? 0) + (row._sum.signups ?? 0));
     byKey.set(key, counts);
   }
-  const ranked = [...byKey].map(([key, counts]) => ({ key, perDay: days.map((day) => counts.get(day) ?? 0) }))
+  const ranked = [...byKey]
+    .map(([key, counts]) => ({ key, perDay: days.map((day) => counts.get(day) ?? 0) }))
     .map((series) => ({ ...series, total: series.perDay.reduce((a, b) => a + b, 0) }))
     .filter((series) => series.total > 0)
     .sort((a, b) => b.total - a.total || a.key.localeCompare(b.key));

@@ -21,7 +21,13 @@ function operatorRecord(entry: WaitlistEntry): OperatorRecord {
 }
 
 /** Every column an operator sees, in the order exports use: every field of a sign-up (lib/waitlist/fields.ts) between when it came and what became of it. */
-export const ENTRY_COLUMNS = ["id", "created_at", ...SIGNUP_FIELD_NAMES, "confirmed_at", "duplicate_of"] as const satisfies readonly (keyof OperatorRecord)[];
+export const ENTRY_COLUMNS = [
+  "id",
+  "created_at",
+  ...SIGNUP_FIELD_NAMES,
+  "confirmed_at",
+  "duplicate_of",
+] as const satisfies readonly (keyof OperatorRecord)[];
 
 export type ListFilters = {
   businessType?: string;
@@ -70,7 +76,11 @@ const PAGE_SIZE = 1_000;
 export async function* iterateEntries(database: Database): AsyncGenerator<OperatorRecord> {
   let after = 0;
   for (;;) {
-    const page: WaitlistEntry[] = await database.waitlistEntry.findMany({ where: { id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE_SIZE });
+    const page: WaitlistEntry[] = await database.waitlistEntry.findMany({
+      where: { id: { gt: after } },
+      orderBy: { id: "asc" },
+      take: PAGE_SIZE,
+    });
     for (const entry of page) yield operatorRecord(entry);
     if (page.length < PAGE_SIZE) return;
     after = page.at(-1)!.id;
@@ -107,9 +117,7 @@ type GroupedField = "businessType" | "companySize" | "utmSource" | "sourcePage";
 /** Sign-ups per value of one field, most first. */
 async function countBy(database: Database, field: GroupedField): Promise<Count[]> {
   const groups = await database.waitlistEntry.groupBy({ by: [field], _count: { _all: true } });
-  return groups
-    .map((group) => ({ key: group[field], n: group._count._all }))
-    .sort((a, b) => b.n - a.n || byKey(a.key, b.key));
+  return groups.map((group) => ({ key: group[field], n: group._count._all })).sort((a, b) => b.n - a.n || byKey(a.key, b.key));
 }
 
 /** SQLite's default order: NULL first, then by code point. */
@@ -177,7 +185,10 @@ export type DuplicateGroup = { entry: OperatorRecord; duplicates: OperatorRecord
  * with an older entry), each group under the entry they duplicate, oldest first.
  */
 export async function listDuplicates(database: Database): Promise<DuplicateGroup[]> {
-  const duplicates = await database.waitlistEntry.findMany({ where: { duplicateOf: { not: null } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const duplicates = await database.waitlistEntry.findMany({
+    where: { duplicateOf: { not: null } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
   if (duplicates.length === 0) return [];
   const entries = await database.waitlistEntry.findMany({
     where: { id: { in: [...new Set(duplicates.map((row) => row.duplicateOf!))] } },
@@ -210,7 +221,11 @@ export type DeliveryRow = {
 
 /** How many deliveries there are of each kind in each status. */
 export async function deliveryCounts(database: Database): Promise<{ kind: string; status: string; n: number }[]> {
-  const groups = await database.outboxMessage.groupBy({ by: ["kind", "status"], _count: { _all: true }, orderBy: [{ kind: "asc" }, { status: "asc" }] });
+  const groups = await database.outboxMessage.groupBy({
+    by: ["kind", "status"],
+    _count: { _all: true },
+    orderBy: [{ kind: "asc" }, { status: "asc" }],
+  });
   return groups.map((group) => ({ kind: group.kind, status: group.status, n: group._count._all }));
 }
 
@@ -239,14 +254,22 @@ export async function listDeliveries(database: Database, statuses: DeliveryStatu
  * attempts, due now: each instance's worker picks them up on its next look
  * (every 2 s). Returns how many.
  */
-export async function redeliver(database: Database, which: { id: string } | { allFailed: true }, actor: Actor, now: Date = new Date()): Promise<number> {
+export async function redeliver(
+  database: Database,
+  which: { id: string } | { allFailed: true },
+  actor: Actor,
+  now: Date = new Date(),
+): Promise<number> {
   return database.$transaction(async (tx) => {
     // The write first: a transaction that reads before it writes gets no wait for SQLite's lock.
     const { count } = await tx.outboxMessage.updateMany({
       where: { status: "failed", ...("id" in which ? { id: which.id } : {}) },
       data: { status: "pending", attempts: 0, nextAttemptAt: now, leaseOwner: null, leaseExpiresAt: null },
     });
-    const entry = "id" in which && count > 0 ? await tx.outboxMessage.findUnique({ where: { id: which.id }, select: { entryId: true, kind: true } }) : null;
+    const entry =
+      "id" in which && count > 0
+        ? await tx.outboxMessage.findUnique({ where: { id: which.id }, select: { entryId: true, kind: true } })
+        : null;
     if (count > 0) {
       const detail = "id" in which ? { delivery: which.id, kind: entry?.kind } : { all_failed: count };
       await recordAction(tx, { actor, action: "redelivered", entryId: entry?.entryId ?? null, detail, at: now });
@@ -258,13 +281,32 @@ export async function redeliver(database: Database, which: { id: string } | { al
 /** Where the team stands with an entry (lib/follow-up/). */
 export type FollowUpStatus = Pick<
   WaitlistEntry,
-  "id" | "contactName" | "createdAt" | "followUpState" | "closedReason" | "stateChangedAt" | "stateChangedBy" | "firstContactedAt" | "invitedAt" | "assignedTo"
+  | "id"
+  | "contactName"
+  | "createdAt"
+  | "followUpState"
+  | "closedReason"
+  | "stateChangedAt"
+  | "stateChangedBy"
+  | "firstContactedAt"
+  | "invitedAt"
+  | "assignedTo"
 >;
 
 export type EntryDetail = {
   entry: OperatorRecord;
   followUp: FollowUpStatus;
-  deliveries: { id: string; kind: string; event: string; status: string; attempts: number; lastError: string | null; createdAt: Date; nextAttemptAt: Date; deliveredAt: Date | null }[];
+  deliveries: {
+    id: string;
+    kind: string;
+    event: string;
+    status: string;
+    attempts: number;
+    lastError: string | null;
+    createdAt: Date;
+    nextAttemptAt: Date;
+    deliveredAt: Date | null;
+  }[];
 };
 
 /** One entry with everything owed about it (the console's entry page). */
@@ -274,15 +316,47 @@ export async function entryDetail(database: Database, id: number): Promise<Entry
     include: {
       deliveries: {
         orderBy: { createdAt: "asc" },
-        select: { id: true, kind: true, event: true, status: true, attempts: true, lastError: true, createdAt: true, nextAttemptAt: true, deliveredAt: true },
+        select: {
+          id: true,
+          kind: true,
+          event: true,
+          status: true,
+          attempts: true,
+          lastError: true,
+          createdAt: true,
+          nextAttemptAt: true,
+          deliveredAt: true,
+        },
       },
     },
   });
   if (!entry) return undefined;
-  const { id: _id, contactName, createdAt, followUpState, closedReason, stateChangedAt, stateChangedBy, firstContactedAt, invitedAt, assignedTo } = entry;
+  const {
+    id: _id,
+    contactName,
+    createdAt,
+    followUpState,
+    closedReason,
+    stateChangedAt,
+    stateChangedBy,
+    firstContactedAt,
+    invitedAt,
+    assignedTo,
+  } = entry;
   return {
     entry: operatorRecord(entry),
-    followUp: { id, contactName, createdAt, followUpState, closedReason, stateChangedAt, stateChangedBy, firstContactedAt, invitedAt, assignedTo },
+    followUp: {
+      id,
+      contactName,
+      createdAt,
+      followUpState,
+      closedReason,
+      stateChangedAt,
+      stateChangedBy,
+      firstContactedAt,
+      invitedAt,
+      assignedTo,
+    },
     deliveries: entry.deliveries,
   };
 }

@@ -22,6 +22,14 @@ export function timeZones(): string[] {
 
 /** A formatter of moments in `zone`: date and time, with the zone's short name. */
 export function momentIn(zone: string): (value: Date | string) => string {
-  const format = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: zone, timeZoneName: "short" });
+  const format = new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: zone,
+    timeZoneName: "short",
+  });
   return (value) => format.format(typeof value === "string" ? new Date(value) : value);
 }

@@ -16,7 +16,10 @@ export type ConsoleTimeZone = { zone: string; from: "account" | "browser" | "def
 
 /** The zone this request's pages show times in (once per request). */
 export const consoleTimeZone = cache(async (operatorId: string): Promise<ConsoleTimeZone> => {
-  const [operator, jar] = await Promise.all([getDatabase().operator.findUnique({ where: { id: operatorId }, select: { timeZone: true } }), cookies()]);
+  const [operator, jar] = await Promise.all([
+    getDatabase().operator.findUnique({ where: { id: operatorId }, select: { timeZone: true } }),
+    cookies(),
+  ]);
   if (operator?.timeZone && isTimeZone(operator.timeZone)) return { zone: operator.timeZone, from: "account" };
   const browser = jar.get(TIME_ZONE_COOKIE)?.value;
   if (browser && isTimeZone(browser)) return { zone: browser, from: "browser" };

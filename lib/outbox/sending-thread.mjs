@@ -37,7 +37,9 @@ parentPort.on("message", async (message) => {
   let outcome;
   try {
     const channel = channels[kind];
-    outcome = channel ? await channel(delivery, entry, controller.signal) : { delivered: false, retry: false, problem: `no ${kind} channel` };
+    outcome = channel
+      ? await channel(delivery, entry, controller.signal)
+      : { delivered: false, retry: false, problem: `no ${kind} channel` };
   } catch (error) {
     outcome = { delivered: false, retry: true, problem: error instanceof Error ? error.message : String(error) };
   } finally {

@@ -108,7 +108,15 @@ export type DeliveryWorkerOptions = {
 };
 
 /** `claimed_minute` is null on a row the claim only put off (its key's cap is reached). */
-type ClaimedRow = { id: string; kind: DeliveryKind; entry_id: bigint | number; attempts: bigint | number; event: string; payload: string | null; claimed_minute: bigint | number | null };
+type ClaimedRow = {
+  id: string;
+  kind: DeliveryKind;
+  entry_id: bigint | number;
+  attempts: bigint | number;
+  event: string;
+  payload: string | null;
+  claimed_minute: bigint | number | null;
+};
 type Outcome = { delivery: Delivery; outcome: Attempted };
 
 const MINUTE_MS = 60_000;
@@ -294,7 +302,10 @@ export class DeliveryWorker {
       } while (this.pumpAgain && !this.stopped && !this.yielding());
       await this.pruneNowAndThen();
     } catch (error) {
-      log.error({ fault: "delivery_worker", owner: this.options.owner, ...errorFields(error) }, "delivery worker pass failed; it tries again at its next look");
+      log.error(
+        { fault: "delivery_worker", owner: this.options.owner, ...errorFields(error) },
+        "delivery worker pass failed; it tries again at its next look",
+      );
     }
   }
 
@@ -306,7 +317,9 @@ export class DeliveryWorker {
     const claimed: Delivery[] = [];
     for (const kind of this.kinds) claimed.push(...(await this.claimKind(kind, size)));
     if (claimed.length === 0) return [];
-    const entries = await this.database().waitlistEntry.findMany({ where: { id: { in: [...new Set(claimed.map((row) => row.entryId))] } } });
+    const entries = await this.database().waitlistEntry.findMany({
+      where: { id: { in: [...new Set(claimed.map((row) => row.entryId))] } },
+    });
     const entryById = new Map(entries.map((entry) => [entry.id, entry]));
     return claimed.map((delivery) => this.attemptAndRecord(delivery, entryById.get(delivery.entryId)));
   }
@@ -318,7 +331,10 @@ export class DeliveryWorker {
       .then((outcome) => this.recorder.submit({ delivery, outcome }))
       .catch((error: unknown) => {
         // Not recorded: the row keeps its lease until it runs out, then any instance tries it again.
-        log.error({ fault: "delivery_worker", owner: this.options.owner, delivery_id: delivery.id, ...errorFields(error) }, "a delivery's outcome could not be recorded");
+        log.error(
+          { fault: "delivery_worker", owner: this.options.owner, delivery_id: delivery.id, ...errorFields(error) },
+          "a delivery's outcome could not be recorded",
+        );
       })
       .finally(() => {
         this.inFlight.delete(delivery.id);
@@ -360,7 +376,13 @@ export class DeliveryWorker {
     // Cut off by a shutdown: not the receiver's fault, so due again at once, from any instance.
     if (signal.reason !== deadlinePassed) return { delivered: false, retry: true, problem: "cut off by a shutdown", now: true };
     log.warn(
-      { fault: "delivery_attempt_deadline", kind: delivery.kind, delivery_id: delivery.id, entry_id: delivery.entryId, deadline_ms: deadlineMs },
+      {
+        fault: "delivery_attempt_deadline",
+        kind: delivery.kind,
+        delivery_id: delivery.id,
+        entry_id: delivery.entryId,
+        deadline_ms: deadlineMs,
+      },
       "delivery attempt cut off at its deadline; it will be retried",
     );
     return outcome;
@@ -419,7 +441,14 @@ export class DeliveryWorker {
     if (claimed.length >= room && room < size) this.waitingForRoom.set(kind, "any");
     else if (claimed.length >= room) this.pumpAgain = true;
     else if (retries >= retryRoom && retryRoom < size) this.waitingForRoom.set(kind, "retries");
-    return claimed.map((row) => ({ id: row.id, kind: row.kind, entryId: Number(row.entry_id), attempt: Number(row.attempts), event: row.event, payload: row.payload }));
+    return claimed.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      entryId: Number(row.entry_id),
+      attempt: Number(row.attempts),
+      event: row.event,
+      payload: row.payload,
+    }));
   }
 
   /**
@@ -452,7 +481,14 @@ export class DeliveryWorker {
       if (!failedIds.has(delivery.id) || outcome.delivered) continue;
       // The ids let an operator find it (npm run waitlist -- deliveries); nothing the visitor typed is logged.
       log.error(
-        { fault: "delivery_failed", kind: delivery.kind, entry_id: delivery.entryId, delivery_id: delivery.id, attempts: delivery.attempt, problem: outcome.problem },
+        {
+          fault: "delivery_failed",
+          kind: delivery.kind,
+          entry_id: delivery.entryId,
+          delivery_id: delivery.id,
+          attempts: delivery.attempt,
+          problem: outcome.problem,
+        },
         `${delivery.kind} delivery failed for good`,
       );
     }

@@ -23,7 +23,9 @@ export function contentSecurityPolicy({ scriptHashes, nonce }: CspSources, devel
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     // Development: React's dev build evaluates code and Next injects inline scripts for fast refresh.
-    "script-src": development ? ["'self'", "'unsafe-eval'", "'unsafe-inline'"] : ["'self'", ...scriptHashes, ...(nonce ? [`'nonce-${nonce}'`] : [])],
+    "script-src": development
+      ? ["'self'", "'unsafe-eval'", "'unsafe-inline'"]
+      : ["'self'", ...scriptHashes, ...(nonce ? [`'nonce-${nonce}'`] : [])],
     // Tailwind's stylesheet is a file; nothing is styled inline (the dev overlay is, in development).
     "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
     "img-src": ["'self'", "data:"],

@@ -50,7 +50,7 @@ export function loadPagePolicies(distDir: string): PagePolicies {
     forPath: (pathname) =>
       pathname.startsWith(BUILD_FILES)
         ? BUILD_FILE_POLICY
-        : byPath.get(pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname) ?? fallback,
+        : (byPath.get(pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname) ?? fallback),
     pageCount: byPath.size,
   };
 }

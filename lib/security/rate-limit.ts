@@ -106,7 +106,8 @@ export class SharedRateLimiter implements RateLimiter {
     const rows = JSON.stringify([...perKey].map(([key, { n, now }]) => [key, n, now + this.windowMs]));
     // A count lost to a power cut costs nothing worth a sync to disk (lib/db/). One statement, so a
     // lock it meets before the busy timeout ran out can be met again (lib/db whileBusy).
-    const counted = await whileBusy(() => this.database().$queryRaw<Counted[]>`${Prisma.raw(WITHOUT_SYNC)}
+    const counted = await whileBusy(
+      () => this.database().$queryRaw<Counted[]>`${Prisma.raw(WITHOUT_SYNC)}
       INSERT INTO rate_limit_windows (key, attempts, expires_at)
       SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${rows}) WHERE true
       ON CONFLICT (key) DO UPDATE SET
@@ -114,7 +115,8 @@ export class SharedRateLimiter implements RateLimiter {
                         THEN excluded.attempts ELSE rate_limit_windows.attempts + excluded.attempts END,
         expires_at = CASE WHEN rate_limit_windows.expires_at <= excluded.expires_at - ${this.windowMs}
                           THEN excluded.expires_at ELSE rate_limit_windows.expires_at END
-      RETURNING key, attempts, expires_at`);
+      RETURNING key, attempts, expires_at`,
+    );
 
     const windows = new Map(counted.map((row) => [row.key, { attempts: Number(row.attempts), endsAt: Number(row.expires_at) }]));
     const seen = new Map<string, number>();
@@ -138,4 +140,3 @@ export class SharedRateLimiter implements RateLimiter {
     });
   }
 }
-

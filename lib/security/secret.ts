@@ -43,7 +43,9 @@ export function readOrCreateSecretFile(file: string): string {
     descriptor = openSync(file, "wx", 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return waitForSecretFile(file);
-    throw new SecretUnavailable(`Cannot create the secret file ${file}: ${(error as Error).message}. Set WAITLIST_SECRET instead (openssl rand -hex 32).`);
+    throw new SecretUnavailable(
+      `Cannot create the secret file ${file}: ${(error as Error).message}. Set WAITLIST_SECRET instead (openssl rand -hex 32).`,
+    );
   }
   try {
     writeSync(descriptor, `${secret}\n`);
@@ -72,7 +74,9 @@ function waitForSecretFile(file: string): string {
     if (secret) return secret;
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
   }
-  throw new SecretUnavailable(`The secret file ${file} is empty or shorter than ${MIN_LENGTH} characters. Remove it (links in emails already sent stop working) or set WAITLIST_SECRET.`);
+  throw new SecretUnavailable(
+    `The secret file ${file} is empty or shorter than ${MIN_LENGTH} characters. Remove it (links in emails already sent stop working) or set WAITLIST_SECRET.`,
+  );
 }
 
 /** The secret for this environment; throws SecretUnavailable when there can be none. */

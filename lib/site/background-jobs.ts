@@ -40,7 +40,12 @@ export function startBackgroundJobs(env: Env): BackgroundJobs {
     startSearchIndexer(),
   ];
   if (env.WAITLIST_BACKUP_DIR && data.file) {
-    const schedule = { dir: path.resolve(env.WAITLIST_BACKUP_DIR), intervalMinutes: env.WAITLIST_BACKUP_INTERVAL_MINUTES, keep: env.WAITLIST_BACKUP_KEEP, databaseFile: data.file };
+    const schedule = {
+      dir: path.resolve(env.WAITLIST_BACKUP_DIR),
+      intervalMinutes: env.WAITLIST_BACKUP_INTERVAL_MINUTES,
+      keep: env.WAITLIST_BACKUP_KEEP,
+      databaseFile: data.file,
+    };
     stops.push(startBackupSchedule(schedule));
     log.info(`Backups: every ${schedule.intervalMinutes} minutes into ${schedule.dir}, the newest ${schedule.keep} kept.`);
   } else {
@@ -55,7 +60,9 @@ export function startBackgroundJobs(env: Env): BackgroundJobs {
       await visitHandler()
         .drain()
         .catch((error: unknown) => log.error({ fault: "visit_not_counted", ...errorFields(error) }, "queued visits could not be written"));
-      await deliveries.stop(DELIVERIES_GRACE_MS).catch((error: unknown) => log.error({ fault: "delivery_worker", ...errorFields(error) }, "handing back deliveries failed"));
+      await deliveries
+        .stop(DELIVERIES_GRACE_MS)
+        .catch((error: unknown) => log.error({ fault: "delivery_worker", ...errorFields(error) }, "handing back deliveries failed"));
     },
   };
 }

@@ -68,7 +68,12 @@ function isDecodable(pathname: string): boolean {
 
 /** An error answer before Next (lib/http.ts errorAnswer's text form). */
 function answerAtOnce(response: ServerResponse, status: number, code: ErrorCode, text: string, extra: Record<string, string> = {}): void {
-  response.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", [ERROR_CODE_HEADER]: code, ...extra });
+  response.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Cache-Control": "no-store",
+    [ERROR_CODE_HEADER]: code,
+    ...extra,
+  });
   response.end(text);
 }
 
@@ -79,7 +84,8 @@ async function serveVisit(request: IncomingMessage, response: ServerResponse): P
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  for (const [name, value] of Object.entries(request.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   const fetchRequest = new Request(`http://${request.headers.host ?? "localhost"}${request.url ?? VISIT_PATH}`, {
     method: request.method,
     headers,
@@ -87,14 +93,24 @@ async function serveVisit(request: IncomingMessage, response: ServerResponse): P
   });
   // POST: a page's beacon; GET: the <noscript> image of a page seen without JavaScript.
   const answer =
-    request.method === "POST" ? await visitHandler().post(fetchRequest) : request.method === "GET" ? await visitHandler().pixel(fetchRequest) : visitMethodNotAllowed();
+    request.method === "POST"
+      ? await visitHandler().post(fetchRequest)
+      : request.method === "GET"
+        ? await visitHandler().pixel(fetchRequest)
+        : visitMethodNotAllowed();
   response.statusCode = answer.status;
   answer.headers.forEach((value, name) => response.setHeader(name, value));
   response.end(Buffer.from(await answer.arrayBuffer()));
 }
 
 /** The server's request listener. */
-export function createFrontDoor({ env, dev, policies, headers, next }: FrontDoorOptions): (request: IncomingMessage, response: ServerResponse) => void {
+export function createFrontDoor({
+  env,
+  dev,
+  policies,
+  headers,
+  next,
+}: FrontDoorOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const siteOrigin = new URL(env.SITE_URL).origin;
   /** Requests being handled now; past WAITLIST_MAX_IN_FLIGHT, new ones get 503 at once. */
   let inFlight = 0;
@@ -145,14 +161,24 @@ export function createFrontDoor({ env, dev, policies, headers, next }: FrontDoor
     let counted = false;
     response.once("close", () => {
       if (counted) inFlight -= 1;
-      const fields = { request_id: requestId, method: request.method, route: routeOf(pathname), status: response.statusCode, ms: Math.round(performance.now() - started) };
+      const fields = {
+        request_id: requestId,
+        method: request.method,
+        route: routeOf(pathname),
+        status: response.statusCode,
+        ms: Math.round(performance.now() - started),
+      };
       // A response that closed before it finished: the client went away (or the server gave up on it).
       if (!response.writableFinished) log.info({ ...fields, aborted: true }, "request");
       else if (quietInTerminal(request.method, pathname, response.statusCode)) log.debug(fields, "request");
       else log.info(fields, "request");
     });
 
-    request.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(request.headers["x-forwarded-for"], request.socket.remoteAddress, env.TRUST_PROXY_HOPS);
+    request.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(
+      request.headers["x-forwarded-for"],
+      request.socket.remoteAddress,
+      env.TRUST_PROXY_HOPS,
+    );
     response.setHeader("Content-Security-Policy", policies.forPath(pathname));
     for (const [name, value] of headers) response.setHeader(name, value);
 
@@ -161,7 +187,12 @@ export function createFrontDoor({ env, dev, policies, headers, next }: FrontDoor
       return answerAtOnce(response, 400, "not_found", "That address is not valid.");
     }
     if (Number(request.headers["content-length"]) > MAX_REQUEST_BYTES) {
-      return refuseTooLarge(response, requestId, { declared_bytes: Number(request.headers["content-length"]) }, "declared body too large: 413, unread");
+      return refuseTooLarge(
+        response,
+        requestId,
+        { declared_bytes: Number(request.headers["content-length"]) },
+        "declared body too large: 413, unread",
+      );
     }
     if (isForeignPagePost(request.method, pathname, request.headers, siteOrigin)) {
       log.warn({ fault: "foreign_origin", request_id: requestId }, "form posted to a page from another site: 403");
@@ -173,7 +204,13 @@ export function createFrontDoor({ env, dev, policies, headers, next }: FrontDoor
       counted = true;
       if (inFlight > env.WAITLIST_MAX_IN_FLIGHT && pathname !== HEALTH_PATH) {
         log.warn({ fault: "overloaded", request_id: requestId, in_flight: inFlight - 1 }, "too many requests in flight: 503");
-        return answerAtOnce(response, 503, "overloaded", "The site is very busy right now. Please try again in a few seconds.", retryLater());
+        return answerAtOnce(
+          response,
+          503,
+          "overloaded",
+          "The site is very busy right now. Please try again in a few seconds.",
+          retryLater(),
+        );
       }
       handOver(request, response, pathname, requestId);
     };

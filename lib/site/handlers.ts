@@ -96,7 +96,11 @@ export async function joinOnSite(form: FormData, headers: Headers, afterResponse
 }
 
 /** A post of "Email me my link again" (its Server Action): the same answer whatever the address. */
-export function linkAgainOnSite(form: FormData, headers: Headers, afterResponse: (work: () => Promise<void>) => void): Promise<LinkAgainState> {
+export function linkAgainOnSite(
+  form: FormData,
+  headers: Headers,
+  afterResponse: (work: () => Promise<void>) => void,
+): Promise<LinkAgainState> {
   const worker = getDeliveryWorker();
   return requestLinkAgain(form, {
     headers,

@@ -40,9 +40,7 @@ export type IssuedChallenge = {
   expires_at: string;
 };
 
-export type ChallengeCheck =
-  | { ok: true; id: string; startedAt: number }
-  | { ok: false; reason: "invalid" | "expired" | "wrong_answer" };
+export type ChallengeCheck = { ok: true; id: string; startedAt: number } | { ok: false; reason: "invalid" | "expired" | "wrong_answer" };
 
 function sign(secret: string, encodedPayload: string): Buffer {
   return createHmac("sha256", secret).update(encodedPayload).digest();

@@ -6,7 +6,14 @@
 import "server-only";
 import type { Channel, DeliveryKind } from "../outbox/worker";
 import { renderInvitation, type InvitationTemplate } from "../follow-up/invitation";
-import { confirmationEmail, confirmationEmailChannel, LINK_AGAIN_EVENT, linkAgainEmail, type ComposeEmail, type MailOptions } from "./confirmation-email";
+import {
+  confirmationEmail,
+  confirmationEmailChannel,
+  LINK_AGAIN_EVENT,
+  linkAgainEmail,
+  type ComposeEmail,
+  type MailOptions,
+} from "./confirmation-email";
 import { webhookChannel, type WebhookOptions } from "./webhook";
 
 export type ChannelSettings = { webhook?: Pick<WebhookOptions, "url" | "secret">; email?: MailOptions };

@@ -28,7 +28,10 @@ const signedUpAt = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeSty
 
 /** What the email says about an entry; `link` is its page. */
 export function confirmationEmail(entry: WaitlistEntry, link: string): ConfirmationEmail {
-  const registered: [label: string, value: string][] = [...shownFields(signupOf(entry), "inEmail"), ["Signed up", `${signedUpAt.format(entry.createdAt)} UTC`]];
+  const registered: [label: string, value: string][] = [
+    ...shownFields(signupOf(entry), "inEmail"),
+    ["Signed up", `${signedUpAt.format(entry.createdAt)} UTC`],
+  ];
   const promise = `Thanks for joining the ${SITE.name} waitlist. Our team will reach out within ${FIGURES.responseHours} hours to learn about your business and set up your founding-member access.`;
   const linkLine = "See your entry, confirm this email address, or leave the waitlist:";
   const ignore = "If you did not sign up, you can remove the entry at the same link, or ignore this email: we will not send another.";

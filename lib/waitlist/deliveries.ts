@@ -35,10 +35,21 @@ function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
   const kinds = configuredKinds(env);
   const settings: ChannelSettings = {
     webhook: kinds.includes("webhook") ? { url: env.WAITLIST_WEBHOOK_URL!, secret: env.WAITLIST_WEBHOOK_SECRET! } : undefined,
-    email: kinds.includes("email") ? { smtpUrl: env.SMTP_URL!, from: env.MAIL_FROM!, secret: siteSecret(), siteUrl: env.SITE_URL, maxConnections: env.MAIL_MAX_CONNECTIONS } : undefined,
+    email: kinds.includes("email")
+      ? {
+          smtpUrl: env.SMTP_URL!,
+          from: env.MAIL_FROM!,
+          secret: siteSecret(),
+          siteUrl: env.SITE_URL,
+          maxConnections: env.MAIL_MAX_CONNECTIONS,
+        }
+      : undefined,
   };
   // Composing and sending run in a thread of lower priority than the visitors' requests.
-  const thread = kinds.length === 0 ? undefined : channelsInThread({ module: path.join(process.cwd(), "lib", "waitlist", "channels.ts"), config: settings, kinds });
+  const thread =
+    kinds.length === 0
+      ? undefined
+      : channelsInThread({ module: path.join(process.cwd(), "lib", "waitlist", "channels.ts"), config: settings, kinds });
   return new DeliveryWorker({
     channels: thread?.channels ?? {},
     ready: thread?.ready,
@@ -60,7 +71,9 @@ export function deliveriesAtStart(env: Env): string[] {
   const mail = env.SMTP_URL
     ? `Confirmation emails: on, through ${new URL(env.SMTP_URL).host}, at most ${env.MAIL_MAX_PER_HOUR} an hour, ${env.MAIL_MAX_PER_DOMAIN_PER_HOUR} to any one domain.`
     : "Confirmation emails: off (SMTP_URL is not set), so new sign-ups get no email. See docs/operations.md.";
-  const webhook = env.WAITLIST_WEBHOOK_URL ? `Webhook: on, to ${new URL(env.WAITLIST_WEBHOOK_URL).host}.` : "Webhook: off (WAITLIST_WEBHOOK_URL is not set).";
+  const webhook = env.WAITLIST_WEBHOOK_URL
+    ? `Webhook: on, to ${new URL(env.WAITLIST_WEBHOOK_URL).host}.`
+    : "Webhook: off (WAITLIST_WEBHOOK_URL is not set).";
   return [mail, webhook];
 }
 

@@ -19,7 +19,11 @@ export type SignupField = keyof WaitlistSignup;
 type Option = { readonly value: string; readonly label: string };
 
 /** A column of the operator's list: its title, its width in characters. */
-export type ListColumn = { title: string; width: number; /** The stored value, when it is shorter than the label and as clear. */ storedValue?: true };
+export type ListColumn = {
+  title: string;
+  width: number;
+  /** The stored value, when it is shorter than the label and as clear. */ storedValue?: true;
+};
 
 type FieldDefinition = {
   /** The WaitlistEntry property that stores it (its column is the field's own name, @map in prisma/schema.prisma). */
@@ -46,7 +50,13 @@ type FieldDefinition = {
 export const SIGNUP_FIELDS = {
   // Nothing the visitor typed goes in an email to an unconfirmed address: the form would mail
   // anyone's words to any address typed into it. Only the fixed choices, in our words.
-  company_name: { column: "companyName", label: "Company", inEmail: false, onVisitorPage: true, listColumn: { title: "Company", width: 24 } },
+  company_name: {
+    column: "companyName",
+    label: "Company",
+    inEmail: false,
+    onVisitorPage: true,
+    listColumn: { title: "Company", width: 24 },
+  },
   contact_name: { column: "contactName", label: "Name", inEmail: false, onVisitorPage: true, listColumn: { title: "Contact", width: 18 } },
   email: { column: "email", label: "Email", inEmail: false, onVisitorPage: true, listColumn: { title: "Email", width: 28 } },
   phone: { column: "phone", label: "Phone", inEmail: false, onVisitorPage: true, listColumn: { title: "Phone", width: 17 } },

@@ -91,7 +91,12 @@ function logFailure(requestId: string, error: unknown, signup?: WaitlistSignup):
     }
   }
   log.error(
-    { fault: "unexpected", request_id: requestId, ...fields, ...(signup ? { business_type: signup.business_type, company_size: signup.company_size } : {}) },
+    {
+      fault: "unexpected",
+      request_id: requestId,
+      ...fields,
+      ...(signup ? { business_type: signup.business_type, company_size: signup.company_size } : {}),
+    },
     "sign-up failed",
   );
 }
@@ -99,7 +104,9 @@ function logFailure(requestId: string, error: unknown, signup?: WaitlistSignup):
 /** Every value the visitor typed freely (FREE_TEXT_FIELDS, the email included) removed from `text`. */
 function redactSignup(text: string, signup: WaitlistSignup): string {
   // Values of one or two characters identify nobody, and cutting them out would mangle the whole text.
-  const values = FREE_TEXT_FIELDS.map((field) => signup[field]).filter((value): value is string => typeof value === "string" && value.length >= 3);
+  const values = FREE_TEXT_FIELDS.map((field) => signup[field]).filter(
+    (value): value is string => typeof value === "string" && value.length >= 3,
+  );
   return values.reduce((result, value) => result.split(value).join("[redacted]"), text);
 }
 
@@ -193,7 +200,12 @@ export function createSignupHandler(options: SignupHandlerOptions): SignupHandle
       if (temporary) {
         // Nothing was stored: the batch failed as a whole, or this sign-up never reached one.
         log.warn({ fault: temporary, request_id: requestId }, "sign-up answered 503: nothing stored, the visitor may try again");
-        return refuse(503, temporary === "overloaded" || temporary === "request_deadline" ? "overloaded" : "temporarily_unavailable", {}, retryLater());
+        return refuse(
+          503,
+          temporary === "overloaded" || temporary === "request_deadline" ? "overloaded" : "temporarily_unavailable",
+          {},
+          retryLater(),
+        );
       }
       logFailure(requestId, error, signup);
       return refuse(500, "unexpected", { request_id: requestId });

@@ -62,7 +62,6 @@ function serverQuestion(secret: string, now: number, previousToken: string | nul
   return { challenge, token };
 }
 
-
 /**
  * The posted question again while it is ours and answerable (unless a `fresh` one is due), else
  * a new one, which keeps the visit's start time when the old token was ours.
@@ -75,7 +74,8 @@ function questionFor(secret: string, now: number, token: string, fresh: boolean)
 /** The sign-up the dialog would send, as the handler's input: a JSON post with this post's headers. */
 function asSignupRequest(values: JoinValues, answer: string, token: string, honeypot: string, headers: Headers): Request {
   const forwarded = new Headers(headers);
-  for (const name of ["content-length", "content-type", "transfer-encoding", "next-action", "next-router-state-tree"]) forwarded.delete(name);
+  for (const name of ["content-length", "content-type", "transfer-encoding", "next-action", "next-router-state-tree"])
+    forwarded.delete(name);
   forwarded.set("content-type", "application/json");
   const host = headers.get("host") ?? "localhost";
   const body = { ...values, challenge_token: token, challenge_answer: answer, [HONEYPOT_FIELD]: honeypot };
@@ -102,7 +102,10 @@ export async function joinByForm(form: FormData, context: JoinContext): Promise<
   const request = asSignupRequest(values, answer, token, text(HONEYPOT_FIELD), context.headers);
   const response = await context.handleSignup(request, context.afterResponse);
   if (response.ok) {
-    return { outcome: "joined", joined: { contact_name: values.contact_name.trim(), company_name: values.company_name.trim(), email: values.email.trim() } };
+    return {
+      outcome: "joined",
+      joined: { contact_name: values.contact_name.trim(), company_name: values.company_name.trim(), email: values.email.trim() },
+    };
   }
 
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;

@@ -21,7 +21,6 @@ import { domainOf } from "../mail/address";
 import { VISITOR_MESSAGES } from "./messages";
 import { normalizeEmail, waitlistSignupSchema } from "./schema";
 
-
 /** Per address: one an hour, three a day. */
 const LINK_AGAIN_LIMITS = { perHour: 1, perDay: 3 } as const;
 
@@ -81,7 +80,10 @@ export async function requestLinkAgain(form: FormData, context: LinkAgainContext
     if (!decision.allowed) return { email, error: LINK_AGAIN_RATE_LIMITED };
   } catch (error) {
     // The count could not be written (a locked or unreachable database): nothing was done.
-    log.warn({ fault: temporaryKind(error) ?? "unexpected", ...errorFields(error) }, "a link request could not be counted; the visitor can ask again");
+    log.warn(
+      { fault: temporaryKind(error) ?? "unexpected", ...errorFields(error) },
+      "a link request could not be counted; the visitor can ask again",
+    );
     return { email, error: VISITOR_MESSAGES.busyLinkAgain };
   }
 
@@ -89,7 +91,9 @@ export async function requestLinkAgain(form: FormData, context: LinkAgainContext
     context.afterResponse(() =>
       oweLinkAgain(context.database(), parsed.data, now)
         .then((owed) => void (owed && context.deliverSoon()))
-        .catch((error: unknown) => log.warn({ fault: "link_again", ...errorFields(error) }, "owing a link asked for again failed; the visitor can ask again")),
+        .catch((error: unknown) =>
+          log.warn({ fault: "link_again", ...errorFields(error) }, "owing a link asked for again failed; the visitor can ask again"),
+        ),
     );
   }
   return { email: parsed.data, answer: LINK_AGAIN_ANSWER };

@@ -53,7 +53,10 @@ export type RefusalCounts = {
 };
 
 /** Most first; ties in a fixed order, so the output does not depend on the database's. */
-const mostFirst = <Row extends { n: number }>(key: (row: Row) => string) => (a: Row, b: Row) => b.n - a.n || key(a).localeCompare(key(b));
+const mostFirst =
+  <Row extends { n: number }>(key: (row: Row) => string) =>
+  (a: Row, b: Row) =>
+    b.n - a.n || key(a).localeCompare(key(b));
 
 /** Refusals since `since` (a UTC day, YYYY-MM-DD), by reason and by domain, most first. */
 export async function refusalCounts(database: Database, since: string, topDomains = 10): Promise<RefusalCounts> {

@@ -45,7 +45,8 @@ export function startRetentionSweep(retentionDays: number | undefined): () => vo
     everyMs: RETENTION_SWEEP_EVERY_MS,
     run: async () => {
       const removed = await removeExpiredEntries(getDatabase(), retentionDays);
-      if (removed > 0) log.info({ removed }, `${removed} ${removed === 1 ? "entry" : "entries"} past the ${retentionDays}-day retention removed`);
+      if (removed > 0)
+        log.info({ removed }, `${removed} ${removed === 1 ? "entry" : "entries"} past the ${retentionDays}-day retention removed`);
     },
   });
 }

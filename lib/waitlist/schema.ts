@@ -18,7 +18,6 @@ export { LIMITS };
 // the first z.object() below, which decides at creation. The server keeps the JIT.
 if (typeof window !== "undefined") z.config({ jitless: true });
 
-
 /** Digits, spaces and the punctuation people write phone numbers with. */
 const PHONE_CHARACTERS = /^[0-9+\-.() ]+$/;
 
@@ -47,9 +46,7 @@ function choice<const T extends readonly [string, ...string[]]>(values: T, field
 export const waitlistSignupSchema = z.object({
   company_name: requiredText("company name", LIMITS.name),
   contact_name: requiredText("name", LIMITS.name),
-  email: requiredText("email address", LIMITS.email).pipe(
-    z.email({ error: "Enter a valid email address, like owner@example.com." }),
-  ),
+  email: requiredText("email address", LIMITS.email).pipe(z.email({ error: "Enter a valid email address, like owner@example.com." })),
   phone: requiredText("phone number", LIMITS.phone)
     .regex(PHONE_CHARACTERS, { error: "Use only digits, spaces and + - . ( ) in your phone number." })
     .refine(
@@ -87,7 +84,6 @@ export const FREE_TEXT_FIELDS = Object.entries(waitlistSignupSchema.shape)
   .map(([name]) => name as keyof z.output<typeof waitlistSignupSchema>);
 
 export type SignupSource = { [K in (typeof SOURCE_FIELDS)[number]]: string | null };
-
 
 /** What the form posts: the sign-up, the answered security question and the honeypot. */
 export type SignupRequestBody = WaitlistSignup & {

@@ -28,7 +28,9 @@ const OWE_PASS_ROWS = 25;
  * the address without the secret.
  */
 function recipientKey(secret: string, email: string): string {
-  return createHmac("sha256", secret).update(`confirmation-recipient:${normalizeEmail(email)}`).digest("hex");
+  return createHmac("sha256", secret)
+    .update(`confirmation-recipient:${normalizeEmail(email)}`)
+    .digest("hex");
 }
 
 type Unowed = { mark: bigint | number; id: bigint | number | null; email_normalized: string | null };
@@ -37,7 +39,13 @@ type Unowed = { mark: bigint | number; id: bigint | number | null; email_normali
  * Owes the next entries past the mark (at most `batch`) what `kinds` says; returns how many entries
  * it passed. `secret` keys the recipients' record.
  */
-export async function oweNewSignups(database: Database, kinds: readonly DeliveryKind[], secret: string, now = new Date(), batch = OWE_PASS_ROWS): Promise<number> {
+export async function oweNewSignups(
+  database: Database,
+  kinds: readonly DeliveryKind[],
+  secret: string,
+  now = new Date(),
+  batch = OWE_PASS_ROWS,
+): Promise<number> {
   // A read first: with nothing new, no write, no lock taken, no sync.
   const unowed = await database.$queryRaw<Unowed[]>`
     SELECT state.owed_up_to AS mark, entry.id, entry.email_normalized FROM signup_deliveries_state AS state
@@ -47,7 +55,11 @@ export async function oweNewSignups(database: Database, kinds: readonly Delivery
   // [outbox id, kind, entry id, recipient key, throttle key]. An email's throttle key is its
   // canonical address's domain, so MAIL_MAX_PER_DOMAIN_PER_HOUR counts every spelling of a domain together.
   const rows = entries.flatMap(({ id, email_normalized: email }) =>
-    kinds.map((kind) => (kind === "email" ? [orderedUuid(), kind, Number(id), recipientKey(secret, email!), domainOf(email!)] : [orderedUuid(), kind, Number(id), null, null])),
+    kinds.map((kind) =>
+      kind === "email"
+        ? [orderedUuid(), kind, Number(id), recipientKey(secret, email!), domainOf(email!)]
+        : [orderedUuid(), kind, Number(id), null, null],
+    ),
   );
   const owing = JSON.stringify({ at: timestamp(now), rows });
   // The commit needs no sync of its own (lost to a power cut, it is lost with its mark and made
@@ -64,7 +76,9 @@ export async function oweNewSignups(database: Database, kinds: readonly Delivery
 }
 
 /** The delivery worker's `owe` (lib/outbox/worker.ts): one pass of at most `max` entries; true when it was full, so more may be owed. */
-export function owingNewSignups(secret: string): (database: Database, kinds: readonly DeliveryKind[], now: Date, max: number) => Promise<boolean> {
+export function owingNewSignups(
+  secret: string,
+): (database: Database, kinds: readonly DeliveryKind[], now: Date, max: number) => Promise<boolean> {
   return async (database, kinds, now, max) => {
     const batch = Math.min(max, OWE_PASS_ROWS);
     return (await oweNewSignups(database, kinds, secret, now, batch)) >= batch;

@@ -23,10 +23,7 @@ import { SIGNUP_FIELD_NAMES, type EntryRecord } from "./fields";
 import { normalizeEmail, type WaitlistSignup } from "./schema";
 
 /** "challenge_used": the security-question token already admitted another sign-up. */
-export type StoreResult =
-  | { outcome: "created"; entry: EntryRecord }
-  | { outcome: "duplicate" }
-  | { outcome: "challenge_used" };
+export type StoreResult = { outcome: "created"; entry: EntryRecord } | { outcome: "duplicate" } | { outcome: "challenge_used" };
 
 /** One row as it goes into waitlist_entries: keys are the column names. */
 type Row = WaitlistSignup & {
@@ -60,7 +57,14 @@ function rowOf(signup: WaitlistSignup, challengeId: string | null, createdAt: Da
 }
 
 function recordOf(row: Row, id: number): EntryRecord {
-  const { email_normalized: _normalized, challenge_id: _challenge, public_id: _public, notice_version: _notice, created_at, ...signup } = row;
+  const {
+    email_normalized: _normalized,
+    challenge_id: _challenge,
+    public_id: _public,
+    notice_version: _notice,
+    created_at,
+    ...signup
+  } = row;
   return { id, created_at: timestamp(created_at), ...signup };
 }
 
@@ -162,7 +166,10 @@ async function spendDuplicatesChallenges(database: Database, rows: Row[], outcom
       SELECT value, ${timestamp(now)} FROM json_each(${JSON.stringify(spent)}) WHERE true
       ON CONFLICT DO NOTHING`;
   } catch (error) {
-    log.warn({ fault: isTemporary(error) ? "database_unavailable" : "unexpected", ...errorFields(error), tokens: spent.length }, "a duplicate's question could not be used up");
+    log.warn(
+      { fault: isTemporary(error) ? "database_unavailable" : "unexpected", ...errorFields(error), tokens: spent.length },
+      "a duplicate's question could not be used up",
+    );
   }
 }
 

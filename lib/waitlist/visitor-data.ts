@@ -30,12 +30,19 @@ const NOT_INCLUDED =
 export type EntryDataResult = ByLink<Record<string, unknown>>;
 
 /** The entry a signed link names, with what was owed and sent about it, as the visitor downloads it. */
-async function loadEntryData(token: string, database: () => Database = getDatabase, secret = siteSecret(), now = new Date()): Promise<EntryDataResult> {
+async function loadEntryData(
+  token: string,
+  database: () => Database = getDatabase,
+  secret = siteSecret(),
+  now = new Date(),
+): Promise<EntryDataResult> {
   const found = await entryByLink(
     token,
     secret,
     (publicId) =>
-      database().waitlistEntry.findUnique({ where: { publicId }, include: {
+      database().waitlistEntry.findUnique({
+        where: { publicId },
+        include: {
           deliveries: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
           followUpEvents: { where: { kind: "state" }, orderBy: [{ at: "asc" }, { id: "asc" }], select: { at: true, toState: true } },
         },
@@ -84,9 +91,21 @@ async function loadEntryData(token: string, database: () => Database = getDataba
 export async function entryDataResponse(token: string, load = loadEntryData): Promise<Response> {
   const result = await load(token);
   const privateHeaders = { "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" };
-  if (result.state === "invalid") return errorAnswer(404, "link_invalid", "This link is not valid. Use the link in your confirmation email.", { as: "text", headers: privateHeaders });
-  if (result.state === "gone") return errorAnswer(404, "entry_gone", "This entry is no longer on the waitlist, so we hold nothing about it.", { as: "text", headers: privateHeaders });
-  if (result.state === "unavailable") return errorAnswer(503, "temporarily_unavailable", "We can't prepare your data right now. Please try again in a minute.", { as: "text", headers: { ...privateHeaders, ...retryLater() } });
+  if (result.state === "invalid")
+    return errorAnswer(404, "link_invalid", "This link is not valid. Use the link in your confirmation email.", {
+      as: "text",
+      headers: privateHeaders,
+    });
+  if (result.state === "gone")
+    return errorAnswer(404, "entry_gone", "This entry is no longer on the waitlist, so we hold nothing about it.", {
+      as: "text",
+      headers: privateHeaders,
+    });
+  if (result.state === "unavailable")
+    return errorAnswer(503, "temporarily_unavailable", "We can't prepare your data right now. Please try again in a minute.", {
+      as: "text",
+      headers: { ...privateHeaders, ...retryLater() },
+    });
   const data = result.entry;
   // Indented: a person opens this file, not only a program.
   return new Response(`${JSON.stringify(data, null, 2)}\n`, {

@@ -38,7 +38,12 @@ export type ByLink<T> = { state: "invalid" } | { state: "gone" } | { state: "una
  * download read different things). Nothing is looked up before the signature
  * checks out; a database that cannot answer now is "unavailable", not an error.
  */
-export async function entryByLink<T>(token: string, secret: string, find: (publicId: string) => Promise<T | null>, what: string): Promise<ByLink<T>> {
+export async function entryByLink<T>(
+  token: string,
+  secret: string,
+  find: (publicId: string) => Promise<T | null>,
+  what: string,
+): Promise<ByLink<T>> {
   const publicId = publicIdFromToken(secret, token);
   if (!publicId) return { state: "invalid" };
   let entry;
@@ -56,7 +61,12 @@ export async function entryByLink<T>(token: string, secret: string, find: (publi
 export type EntryPage = ByLink<EntryView>;
 
 export async function loadEntryPage(token: string, database: () => Database = getDatabase, secret = siteSecret()): Promise<EntryPage> {
-  const page = await entryByLink(token, secret, (publicId) => database().waitlistEntry.findUnique({ where: { publicId } }), "visitor's page");
+  const page = await entryByLink(
+    token,
+    secret,
+    (publicId) => database().waitlistEntry.findUnique({ where: { publicId } }),
+    "visitor's page",
+  );
   if (page.state !== "found") return page;
   const { entry } = page;
   return {
@@ -111,7 +121,8 @@ export async function removeEntry(
     });
     if (heir) {
       await tx.waitlistEntry.update({ where: { id: heir.id }, data: { duplicateOf: null } });
-      if (others.length > 0) await tx.waitlistEntry.updateMany({ where: { id: { in: others.map((row) => row.id) } }, data: { duplicateOf: heir.id } });
+      if (others.length > 0)
+        await tx.waitlistEntry.updateMany({ where: { id: { in: others.map((row) => row.id) } }, data: { duplicateOf: heir.id } });
     }
     await tx.waitlistRemoval.create({ data: { removedAt: now, removedBy } });
     if (actor) await recordAction(tx, { actor, action: "entry_removed", entryId: id, at: now });
@@ -145,15 +156,19 @@ export function createEntryActionHandler(options: EntryActionOptions): (request:
   const now = options.now ?? (() => new Date());
 
   return async function handleEntryAction(request) {
-    if (!isFromOwnPage(request, siteOrigin)) return refuse(403, "foreign_origin", "This request did not come from a FieldCrew page, so nothing was changed.");
-    if (!hasContentType(request, "application/x-www-form-urlencoded")) return refuse(415, "unsupported_media_type", "Send the form from your waitlist page.");
+    if (!isFromOwnPage(request, siteOrigin))
+      return refuse(403, "foreign_origin", "This request did not come from a FieldCrew page, so nothing was changed.");
+    if (!hasContentType(request, "application/x-www-form-urlencoded"))
+      return refuse(415, "unsupported_media_type", "Send the form from your waitlist page.");
     const body = await readBoundedText(request, MAX_FORM_BYTES);
     if (body === TOO_LARGE) return refuse(413, "too_large", "That form is too large.");
-    if (typeof body !== "string") return refuse(400, "unreadable_body", "That form could not be read. Please use the buttons on your waitlist page.");
+    if (typeof body !== "string")
+      return refuse(400, "unreadable_body", "That form could not be read. Please use the buttons on your waitlist page.");
     const form = new URLSearchParams(body);
     const token = form.get("token") ?? "";
     const action = form.get("action");
-    if (!ENTRY_ACTIONS.includes(action as EntryAction)) return refuse(400, "invalid_choice", "Choose Confirm or Remove on your waitlist page.");
+    if (!ENTRY_ACTIONS.includes(action as EntryAction))
+      return refuse(400, "invalid_choice", "Choose Confirm or Remove on your waitlist page.");
 
     const publicId = publicIdFromToken(options.secret, token);
     // A made-up or altered link: its page says so.
@@ -164,7 +179,12 @@ export function createEntryActionHandler(options: EntryActionOptions): (request:
     } catch (error) {
       if (isTemporary(error)) {
         log.warn({ fault: "database_unavailable", action, ...errorFields(error) }, "visitor's action answered 503: nothing changed");
-        return refuse(503, "temporarily_unavailable", "We could not do that just now, and nothing was changed. Please go back and try again in a moment.", retryLater());
+        return refuse(
+          503,
+          "temporarily_unavailable",
+          "We could not do that just now, and nothing was changed. Please go back and try again in a moment.",
+          retryLater(),
+        );
       }
       log.error({ fault: "unexpected", action, ...errorFields(error) }, "visitor's action failed");
       return refuse(500, "unexpected", "Something went wrong on our side. Please try again later.");

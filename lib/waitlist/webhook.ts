@@ -61,7 +61,14 @@ type Answer = { status: number } | { failed: "timeout" | "deadline" | "connectio
  * launch volume, docs/performance.md). Ends at `timeoutMs` or when `deadline` aborts; a redirect
  * is an answer like any other, not followed.
  */
-function post(agent: HttpAgent, url: URL, headers: Record<string, string>, body: string, timeoutMs: number, deadline: AbortSignal): Promise<Answer> {
+function post(
+  agent: HttpAgent,
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  deadline: AbortSignal,
+): Promise<Answer> {
   return new Promise((resolve) => {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     let settled = false;
@@ -72,12 +79,16 @@ function post(agent: HttpAgent, url: URL, headers: Record<string, string>, body:
       deadline.removeEventListener("abort", onDeadline);
       resolve(answer);
     };
-    const request = send(url, { method: "POST", agent, headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) } }, (response) => {
-      // Read to the end, so the connection can carry the next post.
-      response.resume();
-      response.on("end", () => settle({ status: response.statusCode ?? 0 }));
-      response.on("error", () => settle({ failed: "connection" }));
-    });
+    const request = send(
+      url,
+      { method: "POST", agent, headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) } },
+      (response) => {
+        // Read to the end, so the connection can carry the next post.
+        response.resume();
+        response.on("end", () => settle({ status: response.statusCode ?? 0 }));
+        response.on("error", () => settle({ failed: "connection" }));
+      },
+    );
     const onDeadline = () => {
       settle({ failed: "deadline" });
       request.destroy();
@@ -124,7 +135,11 @@ export function webhookChannel(options: WebhookOptions): Channel {
     );
     if ("failed" in answer) {
       if (answer.failed === "deadline") return { delivered: false, retry: true, problem: "cut off at the attempt's deadline" };
-      return { delivered: false, retry: true, problem: answer.failed === "timeout" ? `no answer within ${timeoutMs} ms` : "connection failed" };
+      return {
+        delivered: false,
+        retry: true,
+        problem: answer.failed === "timeout" ? `no answer within ${timeoutMs} ms` : "connection failed",
+      };
     }
     if (answer.status >= 200 && answer.status < 300) return { delivered: true };
     return { delivered: false, retry: isRetryable(answer.status), problem: `HTTP ${answer.status}` };

@@ -202,7 +202,12 @@ async function timed(kind: Kind, what: string, send: (url: string) => Promise<Re
 async function signUp(): Promise<void> {
   const { email, body } = uniqueSignupBody("chaos");
   const response = await timed("signup", email, (url) =>
-    fetch(`${url}/api/waitlist`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${1 + Math.floor(Math.random() * 250)}` }, body, redirect: "manual" }),
+    fetch(`${url}/api/waitlist`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${1 + Math.floor(Math.random() * 250)}` },
+      body,
+      redirect: "manual",
+    }),
   );
   if (response?.status === 201) acknowledged.push(email);
   else if (response?.status === 503) refused.push(email);
@@ -219,7 +224,12 @@ async function confirm(): Promise<void> {
   if (!publicId) return;
   const body = new URLSearchParams({ token: entryToken(BENCH_SECRET, publicId), action: "confirm" });
   const response = await timed("confirm", email, (url) =>
-    fetch(`${url}/api/waitlist/entry`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: url, "sec-fetch-site": "same-origin" }, body, redirect: "manual" }),
+    fetch(`${url}/api/waitlist/entry`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: url, "sec-fetch-site": "same-origin" },
+      body,
+      redirect: "manual",
+    }),
   );
   // Back to the visitor's page: the confirmation is recorded.
   if (response?.status === 303) confirmed.add(email);
@@ -276,7 +286,9 @@ await Promise.all([start(0), start(1)]);
 const started = Date.now();
 const deadline = started + SECONDS * 1_000;
 const over = () => Date.now() >= deadline;
-console.log(`Chaos for ${SECONDS} s: two instances (:${PORTS.join(", :")}), ${SIGNUPS_PER_SECOND} sign-ups/s, kills, a lock holder, failing receivers`);
+console.log(
+  `Chaos for ${SECONDS} s: two instances (:${PORTS.join(", :")}), ${SIGNUPS_PER_SECOND} sign-ups/s, kills, a lock holder, failing receivers`,
+);
 
 async function killer(): Promise<void> {
   while (!over() && !leftOut.has("kills")) {
@@ -352,7 +364,8 @@ const lost = acknowledged.filter((email) => !stored.has(email));
 const storedAfter503 = refused.filter((email) => stored.has(email));
 if (acknowledged.length === 0) failures.push("no sign-up was acknowledged at all");
 if (lost.length) failures.push(`${lost.length} acknowledged sign-ups are not stored, e.g. ${lost.slice(0, 3).join(", ")}`);
-if (storedAfter503.length) failures.push(`${storedAfter503.length} sign-ups answered 503 were stored, e.g. ${storedAfter503.slice(0, 3).join(", ")}`);
+if (storedAfter503.length)
+  failures.push(`${storedAfter503.length} sign-ups answered 503 were stored, e.g. ${storedAfter503.slice(0, 3).join(", ")}`);
 const unconfirmed = reader.prepare("SELECT email FROM waitlist_entries WHERE confirmed_at IS NULL").pluck().all() as string[];
 const confirmationsLost = unconfirmed.filter((email) => confirmed.has(email));
 if (confirmationsLost.length) failures.push(`${confirmationsLost.length} confirmations answered 303 are not recorded`);
@@ -364,15 +377,23 @@ const log = logs.join("\n");
 const logged500 = log.split("\n").filter((line) => line.includes('"status":500')).length;
 if (logged500) {
   // What the server said about it: its fault lines (the request's own line has only the status).
-  const faults500 = log.split("\n").filter((line) => line.includes('"fault":"unexpected"')).slice(0, 3);
-  failures.push(`${logged500} requests logged with status 500${faults500.length ? `; the server logged:\n    ${faults500.map((line) => line.slice(0, 1500)).join("\n    ")}` : ""}`);
+  const faults500 = log
+    .split("\n")
+    .filter((line) => line.includes('"fault":"unexpected"'))
+    .slice(0, 3);
+  failures.push(
+    `${logged500} requests logged with status 500${faults500.length ? `; the server logged:\n    ${faults500.map((line) => line.slice(0, 1500)).join("\n    ")}` : ""}`,
+  );
 }
 const thrown = log.split("\n").filter((line) => /uncaught|unhandled/i.test(line));
 if (thrown.length) failures.push(`thrown in a server: ${thrown[0]!.slice(0, 300)}`);
 
 const rows = outbox();
 const notDelivered = rows.filter((row) => row.status !== "delivered");
-if (notDelivered.length) failures.push(`${notDelivered.length} deliveries not delivered (${[...new Set(notDelivered.map((row) => row.status))].join(", ")}) ${recoverySeconds.toFixed(0)} s after the receivers recovered`);
+if (notDelivered.length)
+  failures.push(
+    `${notDelivered.length} deliveries not delivered (${[...new Set(notDelivered.map((row) => row.status))].join(", ")}) ${recoverySeconds.toFixed(0)} s after the receivers recovered`,
+  );
 const emailRows = rows.filter((row) => row.kind !== "webhook");
 const webhookRows = rows.filter((row) => row.kind === "webhook");
 const missingEmails = emailRows.filter((row) => row.status === "delivered" && !smtp.arrivals.counts.has(row.id));
@@ -390,8 +411,14 @@ if (strangers.length) failures.push(`${strangers.length} arrivals that no delive
 // a rehearsal met 50 webhook repeats, one whole batch, with 35 interruptions.)
 const DELIVERY_BATCH = 50;
 const interruptions = (faults["instance killed (SIGKILL)"] ?? 0) + (faults["write lock held by another process"] ?? 0);
-for (const [kind, n] of [["email", smtp.arrivals.repeats()], ["webhook", webhook.arrivals.repeats()]] as const) {
-  if (n > interruptions * DELIVERY_BATCH) failures.push(`${n} repeated ${kind} deliveries, more than the ${interruptions} kills and lock holds could cut off (a batch of ${DELIVERY_BATCH} each)`);
+for (const [kind, n] of [
+  ["email", smtp.arrivals.repeats()],
+  ["webhook", webhook.arrivals.repeats()],
+] as const) {
+  if (n > interruptions * DELIVERY_BATCH)
+    failures.push(
+      `${n} repeated ${kind} deliveries, more than the ${interruptions} kills and lock holds could cut off (a batch of ${DELIVERY_BATCH} each)`,
+    );
 }
 
 const integrity = reader.pragma("integrity_check", { simple: true });
@@ -415,7 +442,8 @@ const statuses = (kind: Kind) =>
 console.log(`\nFaults injected in ${chaosSeconds.toFixed(0)} s:`);
 for (const [name, n] of Object.entries(faults).sort()) console.log(`  ${name.padEnd(38)} ${n}`);
 console.log("\nAnswers (p50 / p99 of those answered):");
-for (const kind of Object.keys(answers) as Kind[]) console.log(`  ${kind.padEnd(8)} ${p(durations[kind], 0.5)} / ${p(durations[kind], 0.99)}   ${statuses(kind)}`);
+for (const kind of Object.keys(answers) as Kind[])
+  console.log(`  ${kind.padEnd(8)} ${p(durations[kind], 0.5)} / ${p(durations[kind], 0.99)}   ${statuses(kind)}`);
 console.log(
   `\nSign-ups: ${acknowledged.length} acknowledged (201), ${lost.length} of them lost; ${refused.length} answered 503, ${storedAfter503.length} of them stored; ${stored.size} rows in all`,
 );

@@ -55,9 +55,7 @@ async function signUpUntilKilled(url: string, killAfterMs: number, kill: () => v
 function check(databaseFile: string, acknowledged: string[]): { rows: number; missing: string[]; integrity: string } {
   const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
   try {
-    const stored = new Set(
-      (db.prepare("SELECT email FROM waitlist_entries").all() as { email: string }[]).map((row) => row.email),
-    );
+    const stored = new Set((db.prepare("SELECT email FROM waitlist_entries").all() as { email: string }[]).map((row) => row.email));
     const integrity = (db.pragma("integrity_check", { simple: true }) as string) ?? "";
     return { rows: stored.size, missing: acknowledged.filter((email) => !stored.has(email)), integrity };
   } finally {

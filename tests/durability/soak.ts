@@ -72,7 +72,9 @@ async function main() {
     await sleep(2_000);
     const startMiB = server.rssMiB();
     const startGc = await server.memoryAfterGc();
-    console.log(`server memory after warm-up: ${startMiB.toFixed(1)} MiB RSS; after a full GC: RSS ${startGc.rss} MiB, heap in use ${startGc.heapUsed} MiB`);
+    console.log(
+      `server memory after warm-up: ${startMiB.toFixed(1)} MiB RSS; after a full GC: RSS ${startGc.rss} MiB, heap in use ${startGc.heapUsed} MiB`,
+    );
 
     for (let n = 1; n <= ROUNDS; n += 1) {
       const { result, statuses, peakMiB } = await round(server);
@@ -82,7 +84,8 @@ async function main() {
       const serverErrors = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, count]) => sum + count, 0);
       created += statuses.get(201) ?? 0;
       const rows = countRows(databaseFile);
-      const ok = serverErrors === 0 && result.errors === 0 && result.timeouts === 0 && rows === created && (statuses.get(201) ?? 0) === REQUESTS;
+      const ok =
+        serverErrors === 0 && result.errors === 0 && result.timeouts === 0 && rows === created && (statuses.get(201) ?? 0) === REQUESTS;
       if (!ok) failed = true;
       console.log(
         `round ${n}: ${REQUESTS} sign-ups, ${CONNECTIONS} connections | ${result.requests.average.toFixed(0)} req/s | ` +

@@ -39,20 +39,35 @@ function storedOf(file: string, emails: string[]): Set<string> {
 function expectKept(file: string, answers: Answer[]) {
   const statuses = new Map<number, number>();
   for (const answer of answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-  expect([...statuses.keys()].filter((status) => status !== 201 && status !== 503), JSON.stringify([...statuses])).toEqual([]);
+  expect(
+    [...statuses.keys()].filter((status) => status !== 201 && status !== 503),
+    JSON.stringify([...statuses]),
+  ).toEqual([]);
   const created = answers.filter((answer) => answer.status === 201).map((answer) => answer.email);
   const refused = answers.filter((answer) => answer.status === 503);
   expect(refused.every((answer) => answer.retryAfter !== null && Number(answer.retryAfter) > 0)).toBe(true);
   const stored = storedOf(file, [...created, ...refused.map((answer) => answer.email)]);
-  expect(created.filter((email) => !stored.has(email)), "answered 201 but not stored").toEqual([]);
-  expect(refused.filter((answer) => stored.has(answer.email)).map((answer) => answer.email), "answered 503 but stored").toEqual([]);
+  expect(
+    created.filter((email) => !stored.has(email)),
+    "answered 201 but not stored",
+  ).toEqual([]);
+  expect(
+    refused.filter((answer) => stored.has(answer.email)).map((answer) => answer.email),
+    "answered 503 but stored",
+  ).toEqual([]);
   return { created: created.length, refused: refused.length, statuses };
 }
 
 describe("the database thread dies mid-stream", () => {
   it("answers what was waiting with 503 at once, replaces the thread, keeps taking sign-ups, and loses no 201", async () => {
     const file = freshDatabase("faults-thread-dies");
-    server = await startSiteServer({ port: 3271, databaseFile: file, env: { ...LOAD_TEST_ENV, TRUST_PROXY_HOPS: "1" }, preload: [PROBE], output: true });
+    server = await startSiteServer({
+      port: 3271,
+      databaseFile: file,
+      env: { ...LOAD_TEST_ENV, TRUST_PROXY_HOPS: "1" },
+      preload: [PROBE],
+      output: true,
+    });
     const url = server.url;
     const started = Date.now();
     let killedAt = 0;
@@ -96,7 +111,9 @@ describe("the database thread hangs (a disk that stopped answering)", () => {
 
     const hungAt = Date.now();
     const answers: Answer[] = [];
-    const signups = Promise.all(Array.from({ length: 20 }, (_, i) => signUpOnce(url, `198.51.100.${10 + i}`).then((answer) => answers.push(answer))));
+    const signups = Promise.all(
+      Array.from({ length: 20 }, (_, i) => signUpOnce(url, `198.51.100.${10 + i}`).then((answer) => answers.push(answer))),
+    );
     const health = await healthOf(url);
     expect(health.status).toBe(503);
     expect(health.ms).toBeLessThan(2_000);
@@ -165,7 +182,9 @@ describe("another process holds the write lock for 20 s", () => {
       await sleep(3_000);
       // The flood: 3,000 sign-ups at once, each from its own address.
       const floodStarted = performance.now();
-      const flood = await Promise.all(Array.from({ length: 3_000 }, (_, i) => signUpOnce(url, `10.${(i >> 8) & 255}.${i & 255}.7`, "flood")));
+      const flood = await Promise.all(
+        Array.from({ length: 3_000 }, (_, i) => signUpOnce(url, `10.${(i >> 8) & 255}.${i & 255}.7`, "flood")),
+      );
       const floodMs = performance.now() - floodStarted;
       const health = await healthOf(url);
       floodDone();

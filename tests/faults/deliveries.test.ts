@@ -69,7 +69,10 @@ function startSlowReceiver() {
   });
   return {
     accepted,
-    listen: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`))),
+    listen: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`)),
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -111,7 +114,12 @@ afterAll(async () => {
 function outbox(): { id: string; kind: string; status: string; attempts: number }[] {
   const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare("SELECT id, kind, status, attempts FROM outbox").all() as { id: string; kind: string; status: string; attempts: number }[];
+    return db.prepare("SELECT id, kind, status, attempts FROM outbox").all() as {
+      id: string;
+      kind: string;
+      status: string;
+      attempts: number;
+    }[];
   } finally {
     db.close();
   }

@@ -18,7 +18,12 @@ let server: SiteServer;
 beforeAll(async () => {
   ensureBuild();
   // The default WAITLIST_MAX_IN_FLIGHT (256): the slow clients below outnumber it.
-  server = await startSiteServer({ port: PORT, databaseFile: freshDatabase("faults-hostile"), output: true, env: { ...LOAD_TEST_ENV, WAITLIST_MAX_IN_FLIGHT: undefined } });
+  server = await startSiteServer({
+    port: PORT,
+    databaseFile: freshDatabase("faults-hostile"),
+    output: true,
+    env: { ...LOAD_TEST_ENV, WAITLIST_MAX_IN_FLIGHT: undefined },
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -26,7 +31,11 @@ afterAll(async () => {
 });
 
 /** What a browser's form post carries, so a page's POST gets as far as Next's Server Action handling. */
-const formPost = { "content-type": "multipart/form-data; boundary=hostile", origin: `http://127.0.0.1:${PORT}`, "sec-fetch-site": "same-origin" };
+const formPost = {
+  "content-type": "multipart/form-data; boundary=hostile",
+  origin: `http://127.0.0.1:${PORT}`,
+  "sec-fetch-site": "same-origin",
+};
 const jsonPost = { "content-type": "application/json", origin: `http://127.0.0.1:${PORT}` };
 
 describe("a 3 MB chunked body", () => {
@@ -130,9 +139,18 @@ describe("slow and idle connections", () => {
       sockets.push(...slowHeaders, ...slowBodies);
       const body = JSON.stringify({ email: "slow@example.com" }).padEnd(2_000, " ");
       const trickles = [
-        ...slowHeaders.map((socket) => trickle(socket, `POST /api/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Padding: ${"p".repeat(400)}\r\n\r\n`, 200, () => stopped)),
+        ...slowHeaders.map((socket) =>
+          trickle(
+            socket,
+            `POST /api/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Padding: ${"p".repeat(400)}\r\n\r\n`,
+            200,
+            () => stopped,
+          ),
+        ),
         ...slowBodies.map((socket) => {
-          socket.write(`POST /api/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+          socket.write(
+            `POST /api/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+          );
           return trickle(socket, body, 200, () => stopped);
         }),
       ];

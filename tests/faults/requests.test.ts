@@ -59,7 +59,8 @@ describe("a 90 MB body to every POST route", () => {
 
   // Each route's code loaded once with an ordinary request, so what is measured is the upload alone.
   beforeAll(async () => {
-    for (const [path, headers] of routes) await (await fetch(`${server.url}${path}`, { method: "POST", headers, body: "{}" })).arrayBuffer();
+    for (const [path, headers] of routes)
+      await (await fetch(`${server.url}${path}`, { method: "POST", headers, body: "{}" })).arrayBuffer();
   });
 
   it.each(routes)("%s: with its size declared, refused before it is sent, memory flat", async (path, headers) => {
@@ -113,7 +114,10 @@ describe("malformed addresses", () => {
 
 describe("the log", () => {
   it("has one JSON line per request with its id, route, status and duration, and no email, name or entry token", async () => {
-    const challenge = (await (await fetch(`${server.url}/api/waitlist/challenge`)).json()) as { token: string; challenge: Parameters<typeof solve>[0] };
+    const challenge = (await (await fetch(`${server.url}/api/waitlist/challenge`)).json()) as {
+      token: string;
+      challenge: Parameters<typeof solve>[0];
+    };
     const email = `logged.${Date.now()}@privacy.example`;
     const response = await fetch(`${server.url}/api/waitlist`, {
       method: "POST",
@@ -152,7 +156,16 @@ describe("the log", () => {
     expect(lines).toContainEqual(expect.objectContaining({ route: "/waitlist/entry/:token", status: 200 }));
     const text = server.output();
     // The notes whole, not "8812" alone: request ids (hex) and timestamps can hold those digits.
-    for (const secret of [email, "Rosalind", VALID_SIGNUP.company_name, VALID_SIGNUP.phone, "Secret gate code 8812", token, token.split(".")[0]!]) expect(text).not.toContain(secret);
+    for (const secret of [
+      email,
+      "Rosalind",
+      VALID_SIGNUP.company_name,
+      VALID_SIGNUP.phone,
+      "Secret gate code 8812",
+      token,
+      token.split(".")[0]!,
+    ])
+      expect(text).not.toContain(secret);
   });
 });
 
@@ -189,7 +202,13 @@ describe("the site's secret without WAITLIST_SECRET", () => {
 
   it("is required with a libSQL server: the server refuses to start and says what to set", () => {
     const run = spawnSync(process.execPath, ["--import", "tsx", "server.ts", "--port", "3263"], {
-      env: { ...process.env, DATABASE_URL: "libsql://waitlist-example.turso.io", DATABASE_AUTH_TOKEN: "x", WAITLIST_SECRET: "", HOSTNAME: "127.0.0.1" },
+      env: {
+        ...process.env,
+        DATABASE_URL: "libsql://waitlist-example.turso.io",
+        DATABASE_AUTH_TOKEN: "x",
+        WAITLIST_SECRET: "",
+        HOSTNAME: "127.0.0.1",
+      },
       encoding: "utf8",
       timeout: 60_000,
     });

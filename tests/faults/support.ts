@@ -36,7 +36,10 @@ export async function sendOversizedBody(
     sent += chunk.length;
     if (!request.write(chunk)) {
       let settle = () => {};
-      await Promise.race([new Promise<void>((resolve) => (settle = resolve) && request.once("drain", settle).once("close", settle)), answer]);
+      await Promise.race([
+        new Promise<void>((resolve) => (settle = resolve) && request.once("drain", settle).once("close", settle)),
+        answer,
+      ]);
       request.off("drain", settle).off("close", settle);
     }
     await new Promise((resolve) => setImmediate(resolve));

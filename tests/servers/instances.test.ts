@@ -60,7 +60,11 @@ async function post(server: SiteServer, payload: string, address = `203.0.113.${
     headers: { "content-type": "application/json", "x-forwarded-for": address },
     body: payload,
   });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown>, retryAfter: response.headers.get("retry-after") };
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+    retryAfter: response.headers.get("retry-after"),
+  };
 }
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -110,7 +114,9 @@ async function fromHereOn(): Promise<{ entryId: { gt: number } }> {
 }
 
 /** The deliveries `which` selects: how many, and how many the receiver accepted exactly once. */
-async function deliveriesSettled(which: { entryId: { gt: number } }): Promise<{ owed: number; acceptedOnce: number; acceptedTwice: number; delivered: number }> {
+async function deliveriesSettled(which: {
+  entryId: { gt: number };
+}): Promise<{ owed: number; acceptedOnce: number; acceptedTwice: number; delivered: number }> {
   const rows = await database.outboxMessage.findMany({ where: which, select: { id: true, status: true } });
   return {
     owed: rows.length,
@@ -123,8 +129,14 @@ async function deliveriesSettled(which: { entryId: { gt: number } }): Promise<{ 
 /** What each server logged as a fault, printed when a test fails: a status alone does not say why. */
 function printFaultsOnFailure(): void {
   onTestFailed(() => {
-    for (const [name, server] of [["a", a], ["b", b]] as const) {
-      const faults = server.output().split("\n").filter((line) => line.includes('"fault"'));
+    for (const [name, server] of [
+      ["a", a],
+      ["b", b],
+    ] as const) {
+      const faults = server
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"fault"'));
       console.error(`server ${name} faults:\n${faults.join("\n") || "(none)"}`);
     }
   });
@@ -139,7 +151,10 @@ describe("two servers on one database", () => {
       answers.push(await post(i % 2 ? b : a, i < 3 ? "{}" : body(), "198.51.100.77"));
     }
     const codes = JSON.stringify(answers.map((answer) => answer.body.code ?? null));
-    expect(answers.map((answer) => answer.status), codes).toEqual([400, 400, 400, 201, 201, 429, 429, 429]);
+    expect(
+      answers.map((answer) => answer.status),
+      codes,
+    ).toEqual([400, 400, 400, 201, 201, 429, 429, 429]);
     expect(Number(answers[5]!.retryAfter)).toBeGreaterThan(500);
   });
 
@@ -164,16 +179,29 @@ describe("two servers on one database", () => {
     const beacon = (server: SiteServer, address: string, page: string) =>
       fetch(`${server.url}/api/visit`, {
         method: "POST",
-        headers: { "content-type": "text/plain;charset=UTF-8", "x-forwarded-for": address, "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36", origin: server.url },
+        headers: {
+          "content-type": "text/plain;charset=UTF-8",
+          "x-forwarded-for": address,
+          "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36",
+          origin: server.url,
+        },
         body: JSON.stringify({ type: "view", page, utm_source: "instances", utm_campaign: campaign }),
       }).then((response) => response.status);
     // 40 visitors (different /24 networks), 5 views each, all at once, alternating between the servers.
     const statuses = await Promise.all(
       Array.from({ length: 200 }, (_, i) => beacon(i % 2 ? b : a, `10.${Math.floor(i / 5) % 40}.7.${1 + (i % 5)}`, i % 3 ? "/" : "/about")),
     );
-    expect(statuses.every((status) => status === 204), JSON.stringify(statuses.filter((status) => status !== 204))).toBe(true);
+    expect(
+      statuses.every((status) => status === 204),
+      JSON.stringify(statuses.filter((status) => status !== 204)),
+    ).toBe(true);
     // Beacons are answered before they are written (lib/analytics/handler.ts): the next batch, within moments.
-    const counted = async () => (await database.trafficDay.findMany({ where: { step: "view", dimension: "campaign", value: JSON.stringify(["instances", "none", campaign]) } })).map((row) => [row.events, row.visitors]);
+    const counted = async () =>
+      (
+        await database.trafficDay.findMany({
+          where: { step: "view", dimension: "campaign", value: JSON.stringify(["instances", "none", campaign]) },
+        })
+      ).map((row) => [row.events, row.visitors]);
     await expect.poll(counted, { timeout: 10_000 }).toEqual([[200, 40]]);
     // One salt for the day, made once for both.
     expect(await database.visitSalt.count()).toBe(1);

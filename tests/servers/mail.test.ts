@@ -53,7 +53,11 @@ async function stopCatcher(): Promise<void> {
 function mailsPerAddress(): Map<string, number> {
   const counts = new Map<string, number>();
   for (const file of readdirSync(mailDir).filter((name) => name.endsWith(".eml"))) {
-    const to = /^To: (.+)$/m.exec(readFileSync(path.join(mailDir, file), "utf8"))?.[1]?.trim().toLowerCase() ?? "?";
+    const to =
+      /^To: (.+)$/m
+        .exec(readFileSync(path.join(mailDir, file), "utf8"))?.[1]
+        ?.trim()
+        .toLowerCase() ?? "?";
     counts.set(to, (counts.get(to) ?? 0) + 1);
   }
   return counts;

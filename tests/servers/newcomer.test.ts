@@ -23,7 +23,9 @@ describe("npm start on a port already in use", () => {
       child.stderr.on("data", (chunk: Buffer) => void (output += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
       expect(code).toBe(1);
-      expect(output).toContain("Port 3293 is already in use (another server, perhaps an earlier npm start): stop it, or start on another port with PORT=3294 npm start.");
+      expect(output).toContain(
+        "Port 3293 is already in use (another server, perhaps an earlier npm start): stop it, or start on another port with PORT=3294 npm start.",
+      );
       expect(output).not.toMatch(/\n\s+at /);
     } finally {
       holder.close();

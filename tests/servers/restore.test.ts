@@ -30,7 +30,12 @@ async function signUp(email: string): Promise<number> {
   const response = await fetch(`${server!.url}/api/waitlist`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ...VALID_SIGNUP, email, challenge_token: challenge.token, challenge_answer: String(solve(challenge.challenge)) }),
+    body: JSON.stringify({
+      ...VALID_SIGNUP,
+      email,
+      challenge_token: challenge.token,
+      challenge_answer: String(solve(challenge.challenge)),
+    }),
   });
   return response.status;
 }

@@ -14,11 +14,17 @@ export async function signedInOperator(
   { role = "admin", signedInWith = "passkey" }: { role?: "admin" | "member"; signedInWith?: string } = {},
 ): Promise<{ id: string; cookie: string; sessionId: string }> {
   const now = new Date();
-  const operator = await getDatabase().operator.create({ data: { id: crypto.randomUUID(), email, name, role, emailVerified: true, createdAt: now, updatedAt: now } });
+  const operator = await getDatabase().operator.create({
+    data: { id: crypto.randomUUID(), email, name, role, emailVerified: true, createdAt: now, updatedAt: now },
+  });
   const context = await getAuth().$context;
   const made = await context.internalAdapter.createSession(operator.id);
   // As a sign-in endpoint would have marked it (a passkey sign-in just now is fresh).
   const session = await getDatabase().operatorSession.update({ where: { id: made.id }, data: { signedInWith } });
   const signature = createHmac("sha256", context.secret).update(session.token).digest("base64");
-  return { id: operator.id, sessionId: session.id, cookie: `${COOKIE_PREFIX}.session_token=${encodeURIComponent(`${session.token}.${signature}`)}` };
+  return {
+    id: operator.id,
+    sessionId: session.id,
+    cookie: `${COOKIE_PREFIX}.session_token=${encodeURIComponent(`${session.token}.${signature}`)}`,
+  };
 }

@@ -43,14 +43,24 @@ export function softwarePasskeyResponse(options: { challenge: string; rp: { id: 
     credentialId,
     cbor(coseKey),
   ]);
-  const attestationObject = cbor(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));
+  const attestationObject = cbor(
+    new Map<string, unknown>([
+      ["fmt", "none"],
+      ["attStmt", new Map()],
+      ["authData", authData],
+    ]),
+  );
   const clientDataJSON = Buffer.from(JSON.stringify({ type: "webauthn.create", challenge: options.challenge, origin, crossOrigin: false }));
   const id = credentialId.toString("base64url");
   return {
     id,
     rawId: id,
     type: "public-key",
-    response: { clientDataJSON: clientDataJSON.toString("base64url"), attestationObject: attestationObject.toString("base64url"), transports: ["internal"] },
+    response: {
+      clientDataJSON: clientDataJSON.toString("base64url"),
+      attestationObject: attestationObject.toString("base64url"),
+      transports: ["internal"],
+    },
     clientExtensionResults: {},
     authenticatorAttachment: "platform",
   };

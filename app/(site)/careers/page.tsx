@@ -42,7 +42,10 @@ export default function CareersPage() {
           <ol className="mt-12 grid gap-6 md:grid-cols-3">
             {HOW_TO_APPLY.map((step, index) => (
               <li key={step.title} className="rounded-2xl p-7 ring-1 ring-slate-200">
-                <span aria-hidden="true" className="flex size-10 items-center justify-center rounded-full bg-ink-950 font-bold text-brand-400">
+                <span
+                  aria-hidden="true"
+                  className="flex size-10 items-center justify-center rounded-full bg-ink-950 font-bold text-brand-400"
+                >
                   {index + 1}
                 </span>
                 <h3 className="mt-5 text-lg font-semibold text-slate-900">

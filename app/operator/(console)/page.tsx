@@ -41,15 +41,27 @@ export default async function QueuePage({ searchParams }: Props) {
   ]);
   const moment = momentIn(zone);
   const nameOf = new Map(operators.map((o) => [o.id, o.name || o.email]));
-  const filterParams = new URLSearchParams(Object.entries({ type: query.type, size: query.size, assignee: query.assignee }).filter((e): e is [string, string] => Boolean(e[1])));
+  const filterParams = new URLSearchParams(
+    Object.entries({ type: query.type, size: query.size, assignee: query.assignee }).filter((e): e is [string, string] => Boolean(e[1])),
+  );
   const here = `/operator${filterParams.size ? `?${filterParams}` : ""}`;
-  const result = Object.fromEntries(["done", "changed", "already", "refused", "missing", "reason", "problem"].map((k) => [k, typeof params[k] === "string" ? params[k] : undefined]));
-  const assigneeOptions = [{ value: "me", label: "Me" }, { value: NOBODY, label: "Unassigned" }, ...operators.filter((o) => o.id !== operator.id).map((o) => ({ value: o.id, label: o.name || o.email }))];
+  const result = Object.fromEntries(
+    ["done", "changed", "already", "refused", "missing", "reason", "problem"].map((k) => [
+      k,
+      typeof params[k] === "string" ? params[k] : undefined,
+    ]),
+  );
+  const assigneeOptions = [
+    { value: "me", label: "Me" },
+    { value: NOBODY, label: "Unassigned" },
+    ...operators.filter((o) => o.id !== operator.id).map((o) => ({ value: o.id, label: o.name || o.email })),
+  ];
 
   return (
     <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator">
       <ConsoleHeading title="Follow-up queue">
-        Everyone still waiting for our first call, the oldest deadline first: we promise contact within 48 hours of signing up. Times are {zone}
+        Everyone still waiting for our first call, the oldest deadline first: we promise contact within 48 hours of signing up. Times are{" "}
+        {zone}
         {from === "browser" ? " (your browser's)" : from === "account" ? " (your setting)" : ""}.
       </ConsoleHeading>
       <FollowUpResult result={result} />
@@ -73,7 +85,13 @@ export default async function QueuePage({ searchParams }: Props) {
       </dl>
 
       <div className="mb-4 flex flex-wrap items-end gap-3">
-        <form method="get" action="/operator" role="search" aria-label="Filter the queue" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-3">
+        <form
+          method="get"
+          action="/operator"
+          role="search"
+          aria-label="Filter the queue"
+          className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-3"
+        >
           <FilterSelect name="assignee" label="Assigned to" value={query.assignee} options={assigneeOptions} />
           <FilterSelect name="type" label="Trade" value={query.type} options={BUSINESS_TYPES} />
           <FilterSelect name="size" label="Size" value={query.size} options={COMPANY_SIZES} />
@@ -81,16 +99,30 @@ export default async function QueuePage({ searchParams }: Props) {
             Filter
           </button>
         </form>
-        <a href={mine ? "/operator" : "/operator?assignee=me"} className={buttonClasses(mine ? "primary" : "outline", "sm")} aria-current={mine ? "page" : undefined}>
+        <a
+          href={mine ? "/operator" : "/operator?assignee=me"}
+          className={buttonClasses(mine ? "primary" : "outline", "sm")}
+          aria-current={mine ? "page" : undefined}
+        >
           {mine ? "Showing my queue · show everyone's" : "My queue"}
         </a>
       </div>
 
       {page.rows.length === 0 ? (
-        <p className="rounded-xl border border-slate-200 bg-white p-6 text-slate-700">{filterParams.size ? "No one matching these filters is waiting for contact." : "No one is waiting for contact. Every sign-up has been reached."}</p>
+        <p className="rounded-xl border border-slate-200 bg-white p-6 text-slate-700">
+          {filterParams.size
+            ? "No one matching these filters is waiting for contact."
+            : "No one is waiting for contact. Every sign-up has been reached."}
+        </p>
       ) : (
         <>
-          <form id="bulk" method="post" action="/api/operator/follow-up" aria-label="Change the selected entries" className="mb-3 flex flex-wrap items-end gap-2 rounded-xl border border-slate-200 bg-white p-3 text-sm">
+          <form
+            id="bulk"
+            method="post"
+            action="/api/operator/follow-up"
+            aria-label="Change the selected entries"
+            className="mb-3 flex flex-wrap items-end gap-2 rounded-xl border border-slate-200 bg-white p-3 text-sm"
+          >
             <input type="hidden" name="return" value={here} />
             <input type="hidden" name="action" value="change" />
             <div>
@@ -121,17 +153,33 @@ export default async function QueuePage({ searchParams }: Props) {
             </button>
           </form>
           <p id="queue-keys" className="mb-2 text-xs text-slate-600">
-            Keys: <kbd className="font-semibold">j</kbd>/<kbd className="font-semibold">k</kbd> next and previous entry, <kbd className="font-semibold">c</kbd> mark it contacted,{" "}
-            <kbd className="font-semibold">x</kbd> select it.
+            Keys: <kbd className="font-semibold">j</kbd>/<kbd className="font-semibold">k</kbd> next and previous entry,{" "}
+            <kbd className="font-semibold">c</kbd> mark it contacted, <kbd className="font-semibold">x</kbd> select it.
           </p>
           <ol aria-label="Awaiting contact" className="space-y-2">
             {page.rows.map((row) => {
               const urgency = URGENCY[urgencyOf(row.createdAt, now)];
               return (
-                <li key={row.id} data-queue-row className={`grid gap-3 rounded-xl border p-3 sm:grid-cols-[auto_1fr_auto] sm:items-center ${urgency.className}`}>
-                  <input type="checkbox" name="id" value={row.id} form="bulk" aria-label={`Select ${row.contactName}`} className="size-5 accent-ink-950" />
+                <li
+                  key={row.id}
+                  data-queue-row
+                  className={`grid gap-3 rounded-xl border p-3 sm:grid-cols-[auto_1fr_auto] sm:items-center ${urgency.className}`}
+                >
+                  <input
+                    type="checkbox"
+                    name="id"
+                    value={row.id}
+                    form="bulk"
+                    aria-label={`Select ${row.contactName}`}
+                    className="size-5 accent-ink-950"
+                  />
                   <div className="min-w-0">
-                    <a href={`/operator/entries/${row.id}`} data-queue-focus aria-describedby="queue-keys" className="font-semibold text-slate-900 underline-offset-2 hover:underline">
+                    <a
+                      href={`/operator/entries/${row.id}`}
+                      data-queue-focus
+                      aria-describedby="queue-keys"
+                      className="font-semibold text-slate-900 underline-offset-2 hover:underline"
+                    >
                       {row.contactName}
                     </a>
                     <span className="text-slate-700"> · {row.companyName}</span>
@@ -158,7 +206,13 @@ export default async function QueuePage({ searchParams }: Props) {
                     <label className="sr-only" htmlFor={`note-${row.id}`}>
                       Note on contacting {row.contactName} (optional)
                     </label>
-                    <input id={`note-${row.id}`} name="note" maxLength={2000} placeholder="Note (optional)" className={`w-full sm:w-44 ${field}`} />
+                    <input
+                      id={`note-${row.id}`}
+                      name="note"
+                      maxLength={2000}
+                      placeholder="Note (optional)"
+                      className={`w-full sm:w-44 ${field}`}
+                    />
                     <button type="submit" className={buttonClasses("primary", "sm")}>
                       Mark contacted
                     </button>
@@ -175,7 +229,10 @@ export default async function QueuePage({ searchParams }: Props) {
                 </a>
               )}
               {page.next && (
-                <a href={`/operator?${new URLSearchParams([...filterParams, ["after", page.next]])}`} className={buttonClasses("outline", "sm")}>
+                <a
+                  href={`/operator?${new URLSearchParams([...filterParams, ["after", page.next]])}`}
+                  className={buttonClasses("outline", "sm")}
+                >
                   Next page →
                 </a>
               )}

@@ -10,10 +10,13 @@ export default function EnrolPage() {
     <ConsoleFrame>
       <div className="mx-auto max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
         <ConsoleHeading title="Create your passkey">
-          A passkey signs you in to the console with this device&apos;s screen lock, fingerprint or face, or a security key. There is no password.
+          A passkey signs you in to the console with this device&apos;s screen lock, fingerprint or face, or a security key. There is no
+          password.
         </ConsoleHeading>
         <PasskeyEnrolment mode="enrol" />
-        <p className="mt-4 text-sm text-slate-600">The link works once and expires 24 hours after it was made. You can add more passkeys later under Account.</p>
+        <p className="mt-4 text-sm text-slate-600">
+          The link works once and expires 24 hours after it was made. You can add more passkeys later under Account.
+        </p>
       </div>
     </ConsoleFrame>
   );

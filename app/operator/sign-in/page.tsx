@@ -26,7 +26,9 @@ export default async function SignInPage({ searchParams }: Props) {
   return (
     <ConsoleFrame>
       <div className="mx-auto max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-        <ConsoleHeading title="Sign in to the console">For the FieldCrew launch team. Use the passkey you created from your invitation.</ConsoleHeading>
+        <ConsoleHeading title="Sign in to the console">
+          For the FieldCrew launch team. Use the passkey you created from your invitation.
+        </ConsoleHeading>
         {problem && (
           <p role="alert" className="mb-4 rounded-lg bg-red-50 p-3 text-sm text-red-900">
             {problem}
@@ -36,7 +38,8 @@ export default async function SignInPage({ searchParams }: Props) {
         <div className="mt-6 border-t border-slate-200 pt-6">
           <h2 className="font-semibold text-slate-900">Lost your passkey?</h2>
           <p className="mt-2 text-sm text-slate-600">
-            Ask an admin for a new enrolment link (Operators, New link; or at the shell: <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">npm run waitlist -- operators enrol you@example.com</code>).
+            Ask an admin for a new enrolment link (Operators, New link; or at the shell:{" "}
+            <code className="rounded bg-slate-100 px-1 py-0.5 text-xs">npm run waitlist -- operators enrol you@example.com</code>).
             {canEmail && " Meanwhile, a one-time link by email signs you in to work the queue."}
           </p>
           {canEmail && (

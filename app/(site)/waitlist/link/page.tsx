@@ -18,8 +18,8 @@ export default async function LinkAgainPage() {
           Email me my link again
         </h1>
         <p className="mt-2 text-slate-700">
-          The confirmation email we sent when you joined has a link to your own page, where you can confirm your address,
-          download your data or leave the waitlist. Lost it? Enter the address you joined with and we&apos;ll send a new one.
+          The confirmation email we sent when you joined has a link to your own page, where you can confirm your address, download your data
+          or leave the waitlist. Lost it? Enter the address you joined with and we&apos;ll send a new one.
         </p>
         <div className="mt-6">
           <LinkAgainForm action={askForLinkAgain} />

@@ -47,13 +47,18 @@ export default async function AccountPage({ searchParams }: Props) {
         Signed in as {operator.name} ({operator.email}), {operator.role === "admin" ? "an admin" : "a member"}.
       </ConsoleHeading>
       {outcome && (
-        <p role={outcome.ok ? "status" : "alert"} className={`mb-4 max-w-2xl rounded-lg p-3 text-sm ${outcome.ok ? "bg-emerald-50 text-emerald-900" : "bg-amber-50 text-amber-900"}`}>
+        <p
+          role={outcome.ok ? "status" : "alert"}
+          className={`mb-4 max-w-2xl rounded-lg p-3 text-sm ${outcome.ok ? "bg-emerald-50 text-emerald-900" : "bg-amber-50 text-amber-900"}`}
+        >
           {outcome.text}
         </p>
       )}
       <ConsoleSection id="passkeys" title="Your passkeys" className="max-w-2xl">
         {passkeys.length === 0 ? (
-          <p className="mt-2 text-sm text-amber-900">You have no passkey yet: add one now, or you will need a new link to sign in next time.</p>
+          <p className="mt-2 text-sm text-amber-900">
+            You have no passkey yet: add one now, or you will need a new link to sign in next time.
+          </p>
         ) : (
           <ul className="mt-3 divide-y divide-slate-100 text-sm">
             {passkeys.map((key, i) => (
@@ -63,7 +68,8 @@ export default async function AccountPage({ searchParams }: Props) {
                   <span className="text-slate-600">
                     {" "}
                     · {key.deviceType === "multiDevice" ? "synced" : "this device only"}
-                    {key.createdAt ? ` · added ${when(key.createdAt)}` : ""} · {key.lastUsedAt ? `last used ${when(key.lastUsedAt)}` : "not used to sign in yet"}
+                    {key.createdAt ? ` · added ${when(key.createdAt)}` : ""} ·{" "}
+                    {key.lastUsedAt ? `last used ${when(key.lastUsedAt)}` : "not used to sign in yet"}
                   </span>
                 </p>
                 <div className="mt-2 flex flex-wrap items-end gap-2">
@@ -73,7 +79,14 @@ export default async function AccountPage({ searchParams }: Props) {
                     <label htmlFor={`name-${key.id}`} className="sr-only">
                       New name for {key.name || `Passkey ${i + 1}`}
                     </label>
-                    <input id={`name-${key.id}`} name="name" defaultValue={key.name ?? ""} maxLength={PASSKEY_NAME_MAX} placeholder="Name" className="w-40 rounded-lg border border-slate-300 px-2 py-1.5 text-sm" />
+                    <input
+                      id={`name-${key.id}`}
+                      name="name"
+                      defaultValue={key.name ?? ""}
+                      maxLength={PASSKEY_NAME_MAX}
+                      placeholder="Name"
+                      className="w-40 rounded-lg border border-slate-300 px-2 py-1.5 text-sm"
+                    />
                     <button type="submit" className={buttonClasses("outline", "sm")}>
                       Rename
                     </button>
@@ -82,7 +95,11 @@ export default async function AccountPage({ searchParams }: Props) {
                     <form method="post" action="/api/operator/account">
                       <input type="hidden" name="intent" value="remove-passkey" />
                       <input type="hidden" name="id" value={key.id} />
-                      <button type="submit" className={buttonClasses("danger", "sm")} aria-label={`Remove ${key.name || `Passkey ${i + 1}`}`}>
+                      <button
+                        type="submit"
+                        className={buttonClasses("danger", "sm")}
+                        aria-label={`Remove ${key.name || `Passkey ${i + 1}`}`}
+                      >
                         Remove
                       </button>
                     </form>
@@ -92,7 +109,9 @@ export default async function AccountPage({ searchParams }: Props) {
             ))}
           </ul>
         )}
-        <p className="mt-4 text-sm text-slate-600">A second passkey (another device, or a security key) keeps you in if you lose the first. Your only passkey cannot be removed.</p>
+        <p className="mt-4 text-sm text-slate-600">
+          A second passkey (another device, or a security key) keeps you in if you lose the first. Your only passkey cannot be removed.
+        </p>
         <FreshSignInNotice session={operator} returnTo="/operator/account" what="Adding a passkey" />
         <div className="mt-3">
           <PasskeyEnrolment mode="add" />
@@ -106,10 +125,13 @@ export default async function AccountPage({ searchParams }: Props) {
               <div>
                 <p className="font-medium">
                   {session.browser}
-                  {session.current && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800">this browser</span>}
+                  {session.current && (
+                    <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800">this browser</span>
+                  )}
                 </p>
                 <p className="text-slate-600">
-                  Signed in {when(session.signedInAt)} with {SIGNED_IN_WITH[session.signedInWith ?? ""] ?? "a passkey or link"} · last seen {when(session.lastSeenAt)}
+                  Signed in {when(session.signedInAt)} with {SIGNED_IN_WITH[session.signedInWith ?? ""] ?? "a passkey or link"} · last seen{" "}
+                  {when(session.lastSeenAt)}
                 </p>
               </div>
               {!session.current && (
@@ -132,13 +154,16 @@ export default async function AccountPage({ searchParams }: Props) {
             </button>
           </form>
         )}
-        <p className="mt-3 text-sm text-slate-600">A session ends after 60 minutes without use, and 12 hours after signing in whatever happens.</p>
+        <p className="mt-3 text-sm text-slate-600">
+          A session ends after 60 minutes without use, and 12 hours after signing in whatever happens.
+        </p>
       </ConsoleSection>
 
       <ConsoleSection id="time-zone" title="Time zone" className="mt-6 max-w-2xl">
         <p className="mt-1 text-sm text-slate-600">
           The console shows times in {shown.zone}
-          {shown.from === "browser" ? ", your browser's zone" : shown.from === "account" ? ", as you chose here" : ""}. Everything is stored in UTC.
+          {shown.from === "browser" ? ", your browser's zone" : shown.from === "account" ? ", as you chose here" : ""}. Everything is stored
+          in UTC.
         </p>
         {zoneResult === "saved" && (
           <p role="status" className="mt-2 text-sm text-emerald-800">
@@ -155,7 +180,12 @@ export default async function AccountPage({ searchParams }: Props) {
             <label htmlFor="timeZone" className="block text-sm font-medium text-slate-700">
               Show times in
             </label>
-            <select id="timeZone" name="timeZone" defaultValue={saved?.timeZone ?? ""} className="mt-1 block rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm">
+            <select
+              id="timeZone"
+              name="timeZone"
+              defaultValue={saved?.timeZone ?? ""}
+              className="mt-1 block rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm"
+            >
               <option value="">My browser&apos;s time zone</option>
               {timeZones().map((zone) => (
                 <option key={zone} value={zone}>

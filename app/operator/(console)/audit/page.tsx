@@ -21,7 +21,9 @@ export default async function AuditPage({ searchParams }: Props) {
   const when = momentIn(zone);
   return (
     <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator/audit">
-      <ConsoleHeading title="Audit log">Every operator action, in the console and at the shell, newest first. Times are {zone}.</ConsoleHeading>
+      <ConsoleHeading title="Audit log">
+        Every operator action, in the console and at the shell, newest first. Times are {zone}.
+      </ConsoleHeading>
       {rows.length === 0 ? (
         <p className="rounded-xl border border-slate-200 bg-white p-6 text-slate-600">Nothing yet.</p>
       ) : (
@@ -29,11 +31,21 @@ export default async function AuditPage({ searchParams }: Props) {
           <table className="w-full text-sm">
             <thead className="bg-slate-50 text-left text-slate-600">
               <tr>
-                <th scope="col" className="px-3 py-2.5 font-medium">When</th>
-                <th scope="col" className="px-3 py-2.5 font-medium">Who</th>
-                <th scope="col" className="px-3 py-2.5 font-medium">What</th>
-                <th scope="col" className="px-3 py-2.5 font-medium">Entry</th>
-                <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">Details</th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  When
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  Who
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  What
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  Entry
+                </th>
+                <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
+                  Details
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -42,7 +54,13 @@ export default async function AuditPage({ searchParams }: Props) {
                   <td className="px-3 py-2.5 whitespace-nowrap tabular-nums text-slate-600">{when(row.at)}</td>
                   <td className="px-3 py-2.5 break-all">{row.actor}</td>
                   <td className="px-3 py-2.5">{row.label}</td>
-                  <td className="px-3 py-2.5">{row.entryId !== null && <a href={`/operator/entries/${row.entryId}`} className="underline">#{row.entryId}</a>}</td>
+                  <td className="px-3 py-2.5">
+                    {row.entryId !== null && (
+                      <a href={`/operator/entries/${row.entryId}`} className="underline">
+                        #{row.entryId}
+                      </a>
+                    )}
+                  </td>
                   <td className="hidden px-3 py-2.5 font-mono text-xs break-all text-slate-600 md:table-cell">{row.detail}</td>
                 </tr>
               ))}

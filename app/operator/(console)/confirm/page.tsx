@@ -21,11 +21,13 @@ export default async function ConfirmPage({ searchParams }: Props) {
     <ConsoleFrame operatorEmail={operator.email} role={operator.role}>
       <div className="mx-auto max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
         <ConsoleHeading title="Confirm it's you">
-          Downloads, removals, the invitation text, operators and new passkeys need a passkey sign-in within the last {FRESH_SIGN_IN_MINUTES} minutes. Use your passkey once more, and you will be back where you were.
+          Downloads, removals, the invitation text, operators and new passkeys need a passkey sign-in within the last{" "}
+          {FRESH_SIGN_IN_MINUTES} minutes. Use your passkey once more, and you will be back where you were.
         </ConsoleHeading>
         <PasskeySignIn next={next} label="Confirm with my passkey" />
         <p className="mt-4 text-sm text-slate-600">
-          Signed in with an emailed link because your passkey is lost? Ask an admin for a new enrolment link: an email link alone does not unlock these.
+          Signed in with an emailed link because your passkey is lost? Ask an admin for a new enrolment link: an email link alone does not
+          unlock these.
         </p>
         <p className="mt-4 text-sm">
           <a href={next} className="font-medium text-brand-700 underline">

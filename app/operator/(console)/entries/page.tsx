@@ -54,20 +54,32 @@ export default async function EntriesPage({ searchParams }: Props) {
         <p className="text-sm text-slate-600">{filtered ? "Sign-ups matching your filters" : "Every sign-up"}</p>
         {may(operator.role, "export") && isFreshSignIn(operator) && (
           <div className="flex gap-2">
-            <a href={`/api/operator/export${queryString({ ...filters, format: "csv" })}`} className={buttonClasses("outline", "sm")} download>
+            <a
+              href={`/api/operator/export${queryString({ ...filters, format: "csv" })}`}
+              className={buttonClasses("outline", "sm")}
+              download
+            >
               Download CSV
             </a>
-            <a href={`/api/operator/export${queryString({ ...filters, format: "json" })}`} className={buttonClasses("outline", "sm")} download>
+            <a
+              href={`/api/operator/export${queryString({ ...filters, format: "json" })}`}
+              className={buttonClasses("outline", "sm")}
+              download
+            >
               Download JSON
             </a>
           </div>
         )}
       </div>
       {/* Not fresh: a download link would save the step-up page as the file, so the notice stands in for the buttons. */}
-      {may(operator.role, "export") && <FreshSignInNotice session={operator} returnTo={`/operator/entries${queryString(filters)}`} what="Downloading the list" />}
+      {may(operator.role, "export") && (
+        <FreshSignInNotice session={operator} returnTo={`/operator/entries${queryString(filters)}`} what="Downloading the list" />
+      )}
 
       {page.entries.length === 0 ? (
-        <p className="mt-6 rounded-xl border border-slate-200 bg-white p-6 text-slate-600">{filtered ? "No sign-ups match these filters." : "No sign-ups yet. They will appear here as people join the waitlist."}</p>
+        <p className="mt-6 rounded-xl border border-slate-200 bg-white p-6 text-slate-600">
+          {filtered ? "No sign-ups match these filters." : "No sign-ups yet. They will appear here as people join the waitlist."}
+        </p>
       ) : (
         <div className="mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white">
           <table className="w-full text-sm">
@@ -108,10 +120,14 @@ export default async function EntriesPage({ searchParams }: Props) {
                     <div className="max-w-[16rem] truncate text-xs text-slate-500">{entry.email}</div>
                   </td>
                   <td className="hidden px-3 py-2.5 text-slate-800 sm:table-cell">{entry.company_name}</td>
-                  <td className="hidden px-3 py-2.5 whitespace-nowrap md:table-cell">{displayValue("business_type", entry.business_type)}</td>
+                  <td className="hidden px-3 py-2.5 whitespace-nowrap md:table-cell">
+                    {displayValue("business_type", entry.business_type)}
+                  </td>
                   <td className="hidden px-3 py-2.5 whitespace-nowrap md:table-cell">{entry.company_size}</td>
                   <td className="hidden px-3 py-2.5 text-slate-600 lg:table-cell">{entry.utm_source ?? "direct"}</td>
-                  <td className="px-3 py-2.5 whitespace-nowrap">{entry.confirmed_at ? "Yes" : <span className="text-slate-500">Not yet</span>}</td>
+                  <td className="px-3 py-2.5 whitespace-nowrap">
+                    {entry.confirmed_at ? "Yes" : <span className="text-slate-500">Not yet</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>

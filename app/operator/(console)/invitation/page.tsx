@@ -23,7 +23,8 @@ export default async function InvitationPage() {
   return (
     <ConsoleFrame operatorEmail={operator.email} role={operator.role} current="/operator/invitation">
       <ConsoleHeading title="Invitation email">
-        What an entry is sent when it is marked invited (from the queue or its page), through the same outbox and hourly caps as confirmations.
+        What an entry is sent when it is marked invited (from the queue or its page), through the same outbox and hourly caps as
+        confirmations.
       </ConsoleHeading>
       <div className="grid gap-6 lg:grid-cols-2">
         <ConsoleSection id="edit" title="Edit">
@@ -31,17 +32,31 @@ export default async function InvitationPage() {
             <>
               <FreshSignInNotice session={operator} returnTo="/operator/invitation" what="Changing the invitation" />
               <div className="mt-3">
-                <InvitationEditor save={saveInvitation} initial={{ values: { subject: template.subject, body: template.body }, problems: {}, saved: false }} />
+                <InvitationEditor
+                  save={saveInvitation}
+                  initial={{ values: { subject: template.subject, body: template.body }, problems: {}, saved: false }}
+                />
               </div>
             </>
           ) : (
-            <p className="mt-3 text-sm text-slate-600">Only an admin can change the invitation. This is the text invitations are sent with now.</p>
+            <p className="mt-3 text-sm text-slate-600">
+              Only an admin can change the invitation. This is the text invitations are sent with now.
+            </p>
           )}
           <p className="mt-4 text-sm text-slate-600">
-            {template.updatedAt ? `Last saved by ${template.updatedBy}, ${momentIn(zone)(template.updatedAt)}.` : "This is the default text; nobody has edited it yet."}
+            {template.updatedAt
+              ? `Last saved by ${template.updatedBy}, ${momentIn(zone)(template.updatedAt)}.`
+              : "This is the default text; nobody has edited it yet."}
           </p>
         </ConsoleSection>
-        <ConsoleSection id="preview" title={<>As saved, for {EXAMPLE.contactName} of {EXAMPLE.companyName}</>}>
+        <ConsoleSection
+          id="preview"
+          title={
+            <>
+              As saved, for {EXAMPLE.contactName} of {EXAMPLE.companyName}
+            </>
+          }
+        >
           <p className="mt-3 text-sm text-slate-600">Subject</p>
           <p className="font-semibold text-slate-900">{preview.subject}</p>
           <p className="mt-3 text-sm text-slate-600">Message (the plain-text part; the HTML part says the same in the site&apos;s look)</p>
@@ -49,7 +64,8 @@ export default async function InvitationPage() {
         </ConsoleSection>
         <ConsoleSection id="unconfirmed" title="For an address that is not confirmed yet" className="lg:col-span-2">
           <p className="mt-1 text-sm text-slate-600">
-            Until a visitor confirms their address from their email, their invitation leaves out the name and company they typed: anyone can sign up someone else&apos;s address, and we never mail their words to it.
+            Until a visitor confirms their address from their email, their invitation leaves out the name and company they typed: anyone can
+            sign up someone else&apos;s address, and we never mail their words to it.
           </p>
           <p className="mt-3 font-semibold text-slate-900">{unconfirmed.subject}</p>
           <pre className="mt-1 rounded-lg bg-slate-50 p-3 text-sm whitespace-pre-wrap text-slate-800 wrap-anywhere">{unconfirmed.text}</pre>

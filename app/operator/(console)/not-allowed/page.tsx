@@ -15,7 +15,8 @@ export default async function NotAllowedPage({ searchParams }: Props) {
   return (
     <ConsoleFrame operatorEmail={operator.email} role={operator.role}>
       <ConsoleHeading title="Not part of your role">
-        You are signed in as a {operator.role}. {what ? `Only an admin may ${what}.` : "That page is for admins."} Ask an admin if you need it done, or to change your role.
+        You are signed in as a {operator.role}. {what ? `Only an admin may ${what}.` : "That page is for admins."} Ask an admin if you need
+        it done, or to change your role.
       </ConsoleHeading>
       <a href="/operator" className="font-medium text-brand-700 underline">
         Back to the queue

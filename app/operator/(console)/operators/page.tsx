@@ -28,7 +28,8 @@ export default async function OperatorsPage() {
       <FreshSignInNotice session={operator} returnTo="/operator/operators" what="Managing operators" />
       <ConsoleSection id="add" title="Add an operator" className="mt-4">
         <p className="mt-1 text-sm text-slate-600">
-          They get a one-time link to create their passkey, good for 24 hours{emailed ? ", emailed to them" : ", shown here once for you to pass on"}.
+          They get a one-time link to create their passkey, good for 24 hours
+          {emailed ? ", emailed to them" : ", shown here once for you to pass on"}.
         </p>
         <AddOperatorForm action={operatorsAction} />
       </ConsoleSection>

@@ -57,12 +57,30 @@ export default async function OverviewPage({ searchParams }: Props) {
       </ConsoleSection>
 
       <ConsoleSection id="promise" title="The 48-hour promise" className="mt-8">
-        <p className="mt-1 text-sm text-slate-600">Of the sign-ups whose 48 hours ran out in the period: how many we reached in time, and how long the first contact took (median).</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Of the sign-ups whose 48 hours ran out in the period: how many we reached in time, and how long the first contact took (median).
+        </p>
         <dl className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
-          <ConsoleFigure label="Within 48 h, last 7 days" value={percentText(promise.last7.shareInTime)} note={`${number(promise.last7.inTime)} of ${number(promise.last7.due)} due`} />
-          <ConsoleFigure label="Median first contact, 7 days" value={hoursText(promise.last7.medianHours)} note={`${number(promise.last7.contacted)} contacted`} />
-          <ConsoleFigure label="Within 48 h, last 30 days" value={percentText(promise.last30.shareInTime)} note={`${number(promise.last30.inTime)} of ${number(promise.last30.due)} due`} />
-          <ConsoleFigure label="Median first contact, 30 days" value={hoursText(promise.last30.medianHours)} note={`${number(promise.last30.contacted)} contacted`} />
+          <ConsoleFigure
+            label="Within 48 h, last 7 days"
+            value={percentText(promise.last7.shareInTime)}
+            note={`${number(promise.last7.inTime)} of ${number(promise.last7.due)} due`}
+          />
+          <ConsoleFigure
+            label="Median first contact, 7 days"
+            value={hoursText(promise.last7.medianHours)}
+            note={`${number(promise.last7.contacted)} contacted`}
+          />
+          <ConsoleFigure
+            label="Within 48 h, last 30 days"
+            value={percentText(promise.last30.shareInTime)}
+            note={`${number(promise.last30.inTime)} of ${number(promise.last30.due)} due`}
+          />
+          <ConsoleFigure
+            label="Median first contact, 30 days"
+            value={hoursText(promise.last30.medianHours)}
+            note={`${number(promise.last30.contacted)} contacted`}
+          />
         </dl>
         <div className="mt-6">
           <PromiseChart weeks={promise.weeks} />
@@ -77,14 +95,24 @@ export default async function OverviewPage({ searchParams }: Props) {
           <div className="flex flex-wrap gap-2 text-sm">
             <nav aria-label="Chart range" className="flex overflow-hidden rounded-lg border border-slate-300">
               {CHART_DAYS.map((d) => (
-                <a key={d} href={link(d, split)} aria-current={d === days ? "true" : undefined} className="px-3 py-1.5 text-slate-700 hover:bg-slate-100 aria-[current=true]:bg-ink-950 aria-[current=true]:text-white">
+                <a
+                  key={d}
+                  href={link(d, split)}
+                  aria-current={d === days ? "true" : undefined}
+                  className="px-3 py-1.5 text-slate-700 hover:bg-slate-100 aria-[current=true]:bg-ink-950 aria-[current=true]:text-white"
+                >
                   {d} days
                 </a>
               ))}
             </nav>
             <nav aria-label="Split by" className="flex overflow-hidden rounded-lg border border-slate-300">
               {(Object.keys(SPLITS) as Split[]).map((s) => (
-                <a key={s} href={link(days, s)} aria-current={s === split ? "true" : undefined} className="px-3 py-1.5 text-slate-700 hover:bg-slate-100 aria-[current=true]:bg-ink-950 aria-[current=true]:text-white">
+                <a
+                  key={s}
+                  href={link(days, s)}
+                  aria-current={s === split ? "true" : undefined}
+                  className="px-3 py-1.5 text-slate-700 hover:bg-slate-100 aria-[current=true]:bg-ink-950 aria-[current=true]:text-white"
+                >
                   By {SPLITS[s].toLowerCase()}
                 </a>
               ))}
@@ -92,7 +120,11 @@ export default async function OverviewPage({ searchParams }: Props) {
           </div>
         </div>
         <div className="mt-4">
-          {data.series.length === 0 ? <p className="text-slate-600">No sign-ups in the last {days} days.</p> : <SignupsChart data={data} splitLabel={SPLITS[split]} />}
+          {data.series.length === 0 ? (
+            <p className="text-slate-600">No sign-ups in the last {days} days.</p>
+          ) : (
+            <SignupsChart data={data} splitLabel={SPLITS[split]} />
+          )}
         </div>
       </section>
 
@@ -187,7 +219,8 @@ export default async function OverviewPage({ searchParams }: Props) {
       </div>
       <ConsoleSection id="speed" title="Real visitors' page speed" className="mt-8">
         <p className="mt-1 text-sm text-slate-600">
-          The 75th percentile of what visitors met on each page (Core Web Vitals, measured in their browsers): 75% of visits were as fast or faster. Under each: its rating and how many visits it is from.
+          The 75th percentile of what visitors met on each page (Core Web Vitals, measured in their browsers): 75% of visits were as fast or
+          faster. Under each: its rating and how many visits it is from.
         </p>
         {speed.length === 0 ? <p className="mt-4 text-slate-600">No measurements in the last 28 days.</p> : <PageSpeedTable rows={speed} />}
       </ConsoleSection>

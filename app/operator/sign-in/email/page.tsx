@@ -17,7 +17,9 @@ export default async function EmailLinkPage({ searchParams }: Props) {
   return (
     <ConsoleFrame>
       <div className="mx-auto max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-        <ConsoleHeading title="Sign in with your link">The link works once. It lets you work the queue; for a new passkey, ask an admin for a new enrolment link.</ConsoleHeading>
+        <ConsoleHeading title="Sign in with your link">
+          The link works once. It lets you work the queue; for a new passkey, ask an admin for a new enrolment link.
+        </ConsoleHeading>
         {typeof token === "string" && token ? (
           <form method="get" action={`${AUTH_BASE_PATH}/magic-link/verify`}>
             <input type="hidden" name="token" value={token} />

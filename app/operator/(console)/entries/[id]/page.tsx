@@ -89,7 +89,9 @@ export default async function EntryPage({ params, searchParams }: Props) {
           <h2 id="remove-heading" className="font-semibold text-red-900">
             Remove {entry.contact_name} from the waitlist for good?
           </h2>
-          <p className="mt-1 text-sm text-red-900">Their entry and anything still to be sent about it are deleted. This cannot be undone; the audit log keeps that you did it.</p>
+          <p className="mt-1 text-sm text-red-900">
+            Their entry and anything still to be sent about it are deleted. This cannot be undone; the audit log keeps that you did it.
+          </p>
           <FreshSignInNotice session={operator} returnTo={`/operator/entries/${entry.id}?confirm=remove`} what="Removing an entry" />
           <form method="post" action={`/api/operator/entries/${entry.id}/remove`} className="mt-3 flex flex-wrap gap-2">
             <button type="submit" className={buttonClasses("danger", "sm")}>
@@ -118,7 +120,13 @@ export default async function EntryPage({ params, searchParams }: Props) {
             {SIGNUP_FIELD_NAMES.map((field) => (
               <div key={field} className={`min-w-0 ${field === "notes" ? "sm:col-span-2" : ""}`}>
                 <dt className="text-sm text-slate-500">{SIGNUP_FIELDS[field].label}</dt>
-                <dd className="wrap-anywhere whitespace-pre-line text-slate-900">{entry[field] === null || entry[field] === "" ? <span className="text-slate-400">—</span> : displayValue(field, entry[field])}</dd>
+                <dd className="wrap-anywhere whitespace-pre-line text-slate-900">
+                  {entry[field] === null || entry[field] === "" ? (
+                    <span className="text-slate-400">—</span>
+                  ) : (
+                    displayValue(field, entry[field])
+                  )}
+                </dd>
               </div>
             ))}
             {entry.duplicate_of !== null && (
@@ -137,18 +145,34 @@ export default async function EntryPage({ params, searchParams }: Props) {
         <div className="min-w-0 space-y-6">
           <ConsoleSection id="deliveries" title="Deliveries">
             {deliveries.length === 0 ? (
-              <p className="mt-2 text-sm text-slate-600">Nothing was owed about this entry (no email or webhook was set up when it came).</p>
+              <p className="mt-2 text-sm text-slate-600">
+                Nothing was owed about this entry (no email or webhook was set up when it came).
+              </p>
             ) : (
               <ul className="mt-3 space-y-3">
                 {deliveries.map((d) => (
                   <li key={d.id} className="rounded-lg border border-slate-200 p-3 text-sm">
                     <div className="flex items-center justify-between gap-2">
                       <span className="font-medium">{DELIVERY_NAMES[`${d.kind}:${d.event}`] ?? `${d.kind} (${d.event})`}</span>
-                      <span className={d.status === "failed" ? "font-semibold text-red-800" : d.status === "delivered" ? "text-emerald-800" : "text-slate-600"}>{d.status}</span>
+                      <span
+                        className={
+                          d.status === "failed"
+                            ? "font-semibold text-red-800"
+                            : d.status === "delivered"
+                              ? "text-emerald-800"
+                              : "text-slate-600"
+                        }
+                      >
+                        {d.status}
+                      </span>
                     </div>
                     <p className="text-slate-600">
                       {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
-                      {d.deliveredAt ? `, delivered ${when(d.deliveredAt)}` : d.status === "pending" ? `, next ${when(d.nextAttemptAt)}` : ""}
+                      {d.deliveredAt
+                        ? `, delivered ${when(d.deliveredAt)}`
+                        : d.status === "pending"
+                          ? `, next ${when(d.nextAttemptAt)}`
+                          : ""}
                     </p>
                     {d.lastError && <p className="text-slate-600">Last error: {d.lastError}</p>}
                     {d.status === "failed" && may(operator.role, "redeliver") && (
