@@ -5,6 +5,8 @@
  * Next's dev-mode reloads would otherwise make a new one on every edit. So they
  * live on globalThis, under one key per name, made on first use.
  */
+import "server-only";
+
 type Store = Map<string, unknown>;
 
 const holder = globalThis as unknown as { __fieldcrewSingletons?: Store };
@@ -15,7 +17,6 @@ function store(): Store {
 }
 
 /** The process's one `name`, made by `make` the first time it is asked for. */
-import "server-only";
 export function singleton<T>(name: string, make: () => T): T {
   const values = store();
   if (!values.has(name)) values.set(name, make());

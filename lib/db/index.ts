@@ -162,13 +162,9 @@ export async function enableWal(database: Database): Promise<void> {
 
 /**
  * Runs a write (a statement or a whole transaction) again while another connection holds the
- * write lock, until BUSY_TIMEOUT_MS after the first try: what SQLite's busy timeout does for a
- * single statement, for the cases it does not cover. libSQL's embedded engine has no busy
- * timeout at all, so every lock another process holds (a second instance, the operator shell)
- * failed a sign-up at once; an interactive transaction's first write can meet the lock too.
- * A busy that comes back only after better-sqlite3 waited out the timeout is past the window
- * and thrown, so nothing waits twice. Only "busy" is tried again; any other failure is thrown.
- * Used by operators' actions and by the sign-up path's writes (the sign-up batch, the rate-limit count).
+ * write lock, until BUSY_TIMEOUT_MS after the first try: SQLite's busy timeout for what it does not
+ * cover (libSQL's embedded engine has none; an interactive transaction's first write). Only
+ * "busy" is tried again, and a busy better-sqlite3 already waited out is thrown, never waited twice.
  */
 export async function whileBusy<T>(transaction: () => Promise<T>, waitMs = BUSY_TIMEOUT_MS): Promise<T> {
   const giveUpAt = Date.now() + waitMs;
