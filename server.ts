@@ -23,6 +23,7 @@ import { SecretUnavailable, siteSecret } from "./lib/security/secret";
 import { startBackgroundJobs, type BackgroundJobs } from "./lib/site/background-jobs";
 import { createFrontDoor } from "./lib/site/front-door";
 import { deliveriesAtStart } from "./lib/waitlist/deliveries";
+import { DkimKeyProblem, dkimFromEnv } from "./lib/mail/dkim";
 
 requireSupportedNode();
 const dev = process.argv.includes("--dev");
@@ -38,12 +39,13 @@ const env = parseEnv();
 // Keeps the heap near what is live (docs/performance.md, "The download through the server").
 if (env.WAITLIST_HEAP_GROWING_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${env.WAITLIST_HEAP_GROWING_PERCENT}`);
 
-// The secret that signs questions and links: from WAITLIST_SECRET, or the embedded database's
-// secret file (made now on a first start). With neither possible, refuse to start and say why.
+// The secret that signs questions and links (WAITLIST_SECRET, or the embedded database's secret
+// file, made now on a first start), and the DKIM key when one is set: refuse to start without them.
 try {
   siteSecret();
+  dkimFromEnv(env);
 } catch (error) {
-  if (!(error instanceof SecretUnavailable)) throw error;
+  if (!(error instanceof SecretUnavailable || error instanceof DkimKeyProblem)) throw error;
   log.fatal(error.message);
   process.exit(1);
 }

@@ -111,6 +111,17 @@ const envSchema = z
     MAIL_MAX_PER_DOMAIN_PER_HOUR: wholeNumber(1).default(20),
     /** SMTP connections kept open to the mail server at once: how many messages are on their way together. */
     MAIL_MAX_CONNECTIONS: wholeNumber(1).default(10),
+    /** DKIM (lib/mail/dkim.ts): the selector the key's public record is published under. */
+    MAIL_DKIM_SELECTOR: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, { error: "must be one DNS label, such as fc2026" })
+      .optional(),
+    /** The domain the signature is for; MAIL_FROM's by default. */
+    MAIL_DKIM_DOMAIN: z.string().trim().toLowerCase().optional(),
+    /** The private key in PEM form (its line breaks may be written \n), or the file that holds it. */
+    MAIL_DKIM_PRIVATE_KEY: z.string().optional(),
+    MAIL_DKIM_PRIVATE_KEY_FILE: z.string().trim().optional(),
     /** Email domains refused beside the throwaway list, comma-separated (docs/operations.md). */
     WAITLIST_EMAIL_DOMAINS_DENY: domainList(),
     /** Email domains taken even when the throwaway list has them, comma-separated. */
@@ -186,6 +197,10 @@ const ENV_NAMES = [
   "MAIL_MAX_PER_HOUR",
   "MAIL_MAX_PER_DOMAIN_PER_HOUR",
   "MAIL_MAX_CONNECTIONS",
+  "MAIL_DKIM_SELECTOR",
+  "MAIL_DKIM_DOMAIN",
+  "MAIL_DKIM_PRIVATE_KEY",
+  "MAIL_DKIM_PRIVATE_KEY_FILE",
   "WAITLIST_EMAIL_DOMAINS_DENY",
   "WAITLIST_EMAIL_DOMAINS_ALLOW",
   "WAITLIST_MAX_IN_FLIGHT",

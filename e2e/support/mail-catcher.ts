@@ -20,6 +20,8 @@ export function startMailCatcher(options: { port: number; dir: string; host?: st
     disabledCommands: ["STARTTLS", "AUTH"],
     banner: "FieldCrew test mail catcher",
     logger: false,
+    // A site's pooled connection stays open between messages: closing waits a second for it, not 30.
+    closeTimeout: 1_000,
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -34,6 +34,7 @@ import { singleton } from "../singleton";
 import { invitedOperator, spendInvitation } from "./invitations";
 import { FRESH_SIGN_IN_MINUTES, isFreshSignIn } from "./roles";
 import { sendSignInLink } from "./emails";
+import { senderFromEnv } from "../mail/smtp";
 
 /** Where the console's authentication endpoints live (app/api/auth/[...all]/route.ts). */
 export const AUTH_BASE_PATH = "/api/auth";
@@ -82,7 +83,7 @@ export type AuthOptions = { env: Env; database: () => Database };
 
 export function createAuth({ env, database }: AuthOptions) {
   const site = new URL(env.SITE_URL);
-  const smtp = env.SMTP_URL && env.MAIL_FROM ? { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM } : undefined;
+  const smtp = senderFromEnv(env);
 
   return betterAuth({
     appName: "FieldCrew operator console",

@@ -7,17 +7,15 @@
 import "server-only";
 import { createTransport } from "nodemailer";
 import { SITE } from "../content/site";
-import { smtpServerOf } from "../mail/smtp";
+import { transportOptionsOf, type SenderSettings } from "../mail/smtp";
 import { escapeHtml } from "../mail/html";
 
 const SIGN_IN_SUBJECT = `Your ${SITE.name} console sign-in link`;
 const ENROLMENT_SUBJECT = `You're invited to the ${SITE.name} operator console`;
 
-export type SmtpSettings = { smtpUrl: string; from: string };
-
-async function send(smtp: SmtpSettings, to: string, subject: string, text: string, html: string): Promise<void> {
+async function send(smtp: SenderSettings, to: string, subject: string, text: string, html: string): Promise<void> {
   const transport = createTransport({
-    ...smtpServerOf(smtp.smtpUrl),
+    ...transportOptionsOf(smtp),
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
@@ -29,7 +27,7 @@ async function send(smtp: SmtpSettings, to: string, subject: string, text: strin
   }
 }
 
-export function sendSignInLink(smtp: SmtpSettings, to: string, url: string, minutes: number): Promise<void> {
+export function sendSignInLink(smtp: SenderSettings, to: string, url: string, minutes: number): Promise<void> {
   const text = [
     `Someone (we hope you) asked to sign in to the ${SITE.name} operator console with this address.`,
     "",
@@ -44,7 +42,7 @@ export function sendSignInLink(smtp: SmtpSettings, to: string, url: string, minu
   return send(smtp, to, SIGN_IN_SUBJECT, text, html);
 }
 
-export function sendEnrolmentLink(smtp: SmtpSettings, to: string, url: string, hours: number): Promise<void> {
+export function sendEnrolmentLink(smtp: SenderSettings, to: string, url: string, hours: number): Promise<void> {
   const text = [
     `You have been invited to the ${SITE.name} operator console, where the team works the waitlist.`,
     "",

@@ -1,7 +1,23 @@
-/** How the site reaches its mail server, from SMTP_URL. */
+/** How the site reaches its mail server (SMTP_URL) and signs what it sends (lib/mail/dkim.ts). */
+import type { Env } from "../env";
+import { dkimFromEnv, type DkimSettings } from "./dkim";
+
+/** What sending needs: the server, the sender, and the DKIM key when there is one. */
+export type SenderSettings = { smtpUrl: string; from: string; dkim: DkimSettings | null };
+
+/** The sender settings from the environment, or null when mail is off (no SMTP_URL). */
+export function senderFromEnv(env: Env): SenderSettings | null {
+  if (!env.SMTP_URL || !env.MAIL_FROM) return null;
+  return { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dkim: dkimFromEnv(env) };
+}
+
+/** nodemailer's options for a sender's server, signing each message when a key is set. */
+export function transportOptionsOf(sender: { smtpUrl: string; dkim?: DkimSettings | null }) {
+  return { ...smtpServerOf(sender.smtpUrl), ...(sender.dkim ? { dkim: sender.dkim } : {}) };
+}
 
 /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (TLS from the start). */
-export function smtpServerOf(smtpUrl: string) {
+function smtpServerOf(smtpUrl: string) {
   const url = new URL(smtpUrl);
   const secure = url.protocol === "smtps:";
   return {

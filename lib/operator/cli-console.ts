@@ -23,6 +23,7 @@ import {
   type OperatorSummary,
 } from "./operators";
 import { utcDay } from "../time";
+import { senderFromEnv } from "../mail/smtp";
 
 export const OPERATOR_USAGE = `  operators   Who may sign in to the console (/operator) with a passkey
              add EMAIL [--name NAME] [--role member|admin]
@@ -42,9 +43,10 @@ const minute = (date: Date) => `${utcMinute(date)} UTC`;
 async function announce(enrolment: Enrolment, io: CliIo, invited: boolean): Promise<void> {
   const env = parseEnv();
   let mailed = "";
-  if (env.SMTP_URL && env.MAIL_FROM) {
+  const sender = senderFromEnv(env);
+  if (sender) {
     try {
-      await sendEnrolmentLink({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }, enrolment.email, enrolment.link, ENROLMENT_HOURS);
+      await sendEnrolmentLink(sender, enrolment.email, enrolment.link, ENROLMENT_HOURS);
       mailed = `It was also emailed to ${enrolment.email}.\n`;
     } catch (error) {
       mailed = `Emailing it failed (${error instanceof Error ? error.message : String(error)}); pass the link on yourself.\n`;

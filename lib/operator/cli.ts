@@ -8,6 +8,7 @@ import type { Database } from "../db";
 import { BUSINESS_TYPE_VALUES, COMPANY_SIZE_VALUES } from "../content/signup-options";
 import { UsageError, write, type CliIo } from "./cli-io";
 import { backupCommand, BACKUP_USAGE, restoreCommand } from "./cli-backup";
+import { mailCommand, MAIL_USAGE } from "./cli-mail";
 import { auditCommand, operatorsCommand, OPERATOR_USAGE } from "./cli-console";
 import { contactCommand, FOLLOW_UP_USAGE, queueCommand } from "./cli-follow-up";
 import { checkCommand, duplicatesCommand, exportCommand, list, remove } from "./cli-entries";
@@ -47,7 +48,7 @@ Commands:
   redeliver   Send failed deliveries again, with a fresh set of attempts
              --id ID            one delivery (its id from deliveries)
              --all-failed       every failed delivery
-${FOLLOW_UP_USAGE}${OPERATOR_USAGE}${BACKUP_USAGE}`;
+${FOLLOW_UP_USAGE}${OPERATOR_USAGE}${BACKUP_USAGE}${MAIL_USAGE}`;
 
 const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Promise<number>> = {
   list,
@@ -64,6 +65,7 @@ const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Prom
   audit: auditCommand,
   backup: backupCommand,
   restore: restoreCommand,
+  mail: (_db, args, io) => mailCommand(args, io),
 };
 
 /**

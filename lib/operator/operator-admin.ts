@@ -13,6 +13,7 @@ import { errorFields, log } from "../log";
 import type { Actor } from "../audit/trail";
 import { addOperator, changeRole, enrolAgain, OperatorProblem, removeOperator, type Enrolment } from "./operators";
 import { utcMinute } from "./format";
+import { senderFromEnv } from "../mail/smtp";
 
 export type OperatorFormState = {
   /** A fixed sentence of ours about what happened. */
@@ -26,11 +27,11 @@ export type OperatorFormState = {
 
 /** Sends the enrolment link by email when mail is on; otherwise (or when sending fails) the page shows it once. */
 async function deliverEnrolmentLink(enrolment: Enrolment, what: string): Promise<OperatorFormState> {
-  const env = parseEnv();
+  const sender = senderFromEnv(parseEnv());
   const until = utcMinute(enrolment.expiresAt);
-  if (env.SMTP_URL && env.MAIL_FROM) {
+  if (sender) {
     try {
-      await sendEnrolmentLink({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }, enrolment.email, enrolment.link, ENROLMENT_HOURS);
+      await sendEnrolmentLink(sender, enrolment.email, enrolment.link, ENROLMENT_HOURS);
       return { done: `${what} The one-time enrolment link was emailed to ${enrolment.email}; it works until ${until} UTC.` };
     } catch (error) {
       log.error({ fault: "enrolment_mail_failed", ...errorFields(error) }, "emailing an enrolment link failed");

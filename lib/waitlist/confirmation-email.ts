@@ -18,7 +18,8 @@ import type { Attempted, Channel, Delivery } from "../outbox/worker";
 import { entryToken, entryUrl } from "./entry-link";
 import { shownFields, signupOf } from "./fields";
 import { emailHtml, escapeHtml, plain } from "../mail/html";
-import { smtpServerOf } from "../mail/smtp";
+import { transportOptionsOf } from "../mail/smtp";
+import type { DkimSettings } from "../mail/dkim";
 
 export const CONFIRMATION_SUBJECT = `You're on the ${SITE.name} waitlist`;
 
@@ -80,6 +81,8 @@ export type MailOptions = {
   siteUrl: string;
   /** Connections kept open to the mail server (MAIL_MAX_CONNECTIONS): messages on their way at once. */
   maxConnections?: number;
+  /** Signs every message (lib/mail/dkim.ts); null or unset: unsigned. */
+  dkim?: DkimSettings | null;
 };
 
 /** An SMTP answer in the 500s says this message will never be accepted; anything else may pass later. */
@@ -101,7 +104,7 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
   // Pooled: a connection carries message after message, instead of a connection, a greeting and a
   // goodbye for each, which cost more CPU than the message itself at launch volume.
   const transport = createTransport({
-    ...smtpServerOf(options.smtpUrl),
+    ...transportOptionsOf(options),
     pool: true,
     maxConnections: options.maxConnections ?? 10,
     maxMessages: Infinity,

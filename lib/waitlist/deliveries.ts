@@ -17,6 +17,7 @@ import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";
 import type { ChannelSettings } from "./channels";
 import { owingNewSignups } from "./signup-deliveries";
+import { dkimFromEnv } from "../mail/dkim";
 
 /** The name leases and logs carry: INSTANCE_ID, or the host name and process id. */
 function instanceName(env: Env): string {
@@ -42,6 +43,7 @@ function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
           secret: siteSecret(),
           siteUrl: env.SITE_URL,
           maxConnections: env.MAIL_MAX_CONNECTIONS,
+          dkim: dkimFromEnv(env),
         }
       : undefined,
   };
@@ -74,7 +76,12 @@ export function deliveriesAtStart(env: Env): string[] {
   const webhook = env.WAITLIST_WEBHOOK_URL
     ? `Webhook: on, to ${new URL(env.WAITLIST_WEBHOOK_URL).host}.`
     : "Webhook: off (WAITLIST_WEBHOOK_URL is not set).";
-  return [mail, webhook];
+  if (!env.SMTP_URL) return [mail, webhook];
+  const dkim = dkimFromEnv(env);
+  const signing = dkim
+    ? `Mail signing: DKIM for ${dkim.domainName}, selector ${dkim.keySelector}.`
+    : "Mail signing: off, so messages are not DKIM-signed and the largest mailbox providers may file them as spam. npm run waitlist -- mail dkim-key makes a key (docs/operations.md).";
+  return [mail, signing, webhook];
 }
 
 /** The process's one worker (lib/singleton.ts), made on first use from the environment read at run time (never at build time). */

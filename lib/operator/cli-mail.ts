@@ -1,0 +1,81 @@
+/**
+ * The operator tool's mail commands (docs/operations.md, "Mail that reaches the inbox"): a DKIM key
+ * and the DNS record that publishes it. lib/mail/ does the work.
+ */
+import "server-only";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { databaseSettings, parseEnv } from "../env";
+import { dkimRecord, newDkimKey, senderDomain, txtStrings } from "../mail/dkim";
+import { UsageError, write, type CliIo } from "./cli-io";
+
+export const MAIL_USAGE = `  mail dkim-key  A new DKIM key: the private key written to a file only this user can read
+           (beside the embedded database unless --out says where; never in the repository),
+           and the DNS record to publish and the settings to give the site, printed
+             --selector NAME    required: the name the record is published under (e.g. fc2026)
+             --domain DOMAIN    the sending domain (default: MAIL_FROM's)
+             --out FILE         where to write the private key
+`;
+
+const SELECTOR = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** Where the key goes when --out does not say: beside the embedded database (git-ignored). */
+function defaultKeyFile(selector: string): string {
+  const { file } = databaseSettings(parseEnv());
+  if (!file) throw new UsageError("DATABASE_URL names a libSQL/Turso server: say where to write the key with --out FILE.");
+  return path.join(path.dirname(file), `dkim-${selector}.pem`);
+}
+
+async function dkimKeyCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { selector: { type: "string" }, domain: { type: "string" }, out: { type: "string" } },
+  });
+  if (!values.selector) throw new UsageError("mail dkim-key needs --selector NAME, e.g. --selector fc2026.");
+  if (!SELECTOR.test(values.selector)) throw new UsageError("A selector is letters, digits and hyphens (one DNS label), e.g. fc2026.");
+  const env = parseEnv();
+  const domain = values.domain?.toLowerCase() ?? (env.MAIL_FROM ? senderDomain(env.MAIL_FROM) : null);
+  const file = path.resolve(values.out ?? defaultKeyFile(values.selector));
+  const privateKey = newDkimKey();
+  try {
+    // Never over another key (one already published would stop matching), readable by this user alone.
+    writeFileSync(file, privateKey, { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "EEXIST"
+        ? "it exists (a key already published would stop matching); choose another --out or --selector"
+        : (error as Error).message;
+    await write(io.stderr, `Cannot write the key to ${file}: ${why}. Nothing was made.\n`);
+    return 1;
+  }
+  const name = `${values.selector}._domainkey.${domain ?? "<your sending domain>"}`;
+  await write(
+    io.stdout,
+    [
+      `Wrote the private key to ${file} (readable by this user only). Keep it out of the repository and back it up with the site's secrets.`,
+      "",
+      "1. Publish this TXT record in the sending domain's DNS:",
+      `   name:  ${name}`,
+      `   value: ${txtStrings(dkimRecord(privateKey))}`,
+      "",
+      "2. Give the site these settings (then restart it):",
+      `   MAIL_DKIM_SELECTOR=${values.selector}`,
+      `   MAIL_DKIM_PRIVATE_KEY_FILE=${file}`,
+      ...(values.domain && domain !== (env.MAIL_FROM ? senderDomain(env.MAIL_FROM) : null) ? [`   MAIL_DKIM_DOMAIN=${domain}`] : []),
+      "",
+      "The site signs every message from its next start; until the record is published, receivers cannot check the signature.",
+      "",
+    ].join("\n"),
+  );
+  return 0;
+}
+
+/** `mail <subcommand>`. */
+export async function mailCommand(args: string[], io: CliIo): Promise<number> {
+  const [subcommand, ...rest] = args;
+  if (subcommand === "dkim-key") return dkimKeyCommand(rest, io);
+  throw new UsageError(subcommand ? `Unknown mail command "${subcommand}".` : "Name a mail command: dkim-key.");
+}
