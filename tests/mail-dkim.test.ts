@@ -5,13 +5,11 @@
  * operator tool makes a key (a file only its user reads, never overwritten) and prints the record.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
-import type { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMailCatcher } from "@/e2e/support/mail-catcher";
+import { afterAll, describe, expect, it } from "vitest";
 import { sendSignInLink } from "@/lib/auth/emails";
 import { getDatabase } from "@/lib/db";
 import { parseEnv } from "@/lib/env";
@@ -22,6 +20,7 @@ import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { setUpTestDatabase } from "./support/database";
 import { testSecret } from "./support/challenge";
+import { mailCatcherForTests } from "./support/mail-catcher";
 import { validSignup } from "./support/requests";
 
 const { url: databaseUrl } = setUpTestDatabase();
@@ -29,29 +28,16 @@ const { url: databaseUrl } = setUpTestDatabase();
 const DOMAIN = "fieldcrew.example";
 const FROM = `FieldCrew <hello@${DOMAIN}>`;
 const work = mkdtempSync(path.join(tmpdir(), "waitlist-dkim-"));
-const mailDir = path.join(work, "mail");
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const mail = mailCatcherForTests();
 const key = newDkimKey();
 const dkim: DkimSettings = { domainName: DOMAIN, keySelector: "fc2026", privateKey: key };
-let catcher: SMTPServer;
-let smtpUrl: string;
-
-beforeAll(async () => {
-  catcher = await startMailCatcher({ port: 0, dir: mailDir });
-  smtpUrl = `smtp://127.0.0.1:${(catcher.server.address() as { port: number }).port}`;
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => catcher.close(() => resolve()));
-  rmSync(work, { recursive: true, force: true });
-});
-beforeEach(() => {
-  for (const file of readdirSync(mailDir)) rmSync(path.join(mailDir, file));
-});
 
 /** The one message the catcher holds. */
 function received(): Buffer {
-  const files = readdirSync(mailDir).filter((file) => file.endsWith(".eml"));
-  expect(files).toHaveLength(1);
-  return readFileSync(path.join(mailDir, files[0]!));
+  const messages = mail.received();
+  expect(messages).toHaveLength(1);
+  return messages[0]!;
 }
 
 /** What a receiver concludes, looking the key up where the record says: `records` is its DNS. */
@@ -68,7 +54,13 @@ async function sendConfirmation(signing: DkimSettings | null): Promise<void> {
   const stored = await addToWaitlist(waitlistSignupSchema.parse(validSignup({ email: `dkim.${Date.now()}@example.com` })));
   if (stored.outcome !== "created") throw new Error(stored.outcome);
   const entry = await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: stored.entry.id } });
-  const send = confirmationEmailChannel({ smtpUrl, from: FROM, secret: testSecret(), siteUrl: "https://fieldcrew.example", dkim: signing });
+  const send = confirmationEmailChannel({
+    smtpUrl: mail.smtpUrl(),
+    from: FROM,
+    secret: testSecret(),
+    siteUrl: "https://fieldcrew.example",
+    dkim: signing,
+  });
   const delivery = { id: crypto.randomUUID(), kind: "email" as const, entryId: entry.id, attempt: 1, event: "created", payload: null };
   expect(await send(delivery, entry, new AbortController().signal)).toEqual({ delivered: true });
 }
@@ -87,7 +79,7 @@ describe("DKIM signing", () => {
 
   it("signs the operators' emails too", async () => {
     await sendSignInLink(
-      { smtpUrl, from: FROM, dkim },
+      { smtpUrl: mail.smtpUrl(), from: FROM, dkim },
       "ana@fieldcrew.example",
       "https://fieldcrew.example/operator/sign-in/email?token=t",
       15,
@@ -100,7 +92,7 @@ describe("DKIM signing", () => {
   it("still sends without a key, unsigned, and the start says so", async () => {
     await sendConfirmation(null);
     expect(received().toString()).not.toMatch(/^DKIM-Signature:/m);
-    const env = parseEnv({ DATABASE_URL: databaseUrl, SMTP_URL: smtpUrl, MAIL_FROM: FROM });
+    const env = parseEnv({ DATABASE_URL: databaseUrl, SMTP_URL: mail.smtpUrl(), MAIL_FROM: FROM });
     expect(deliveriesAtStart(env).join("\n")).toMatch(/Mail signing: off, .*npm run waitlist -- mail dkim-key/);
   });
 });
@@ -125,7 +117,7 @@ describe("the DKIM settings", () => {
     expect(dkimFromEnv({ MAIL_FROM: FROM })).toBeNull();
     const env = parseEnv({
       DATABASE_URL: databaseUrl,
-      SMTP_URL: smtpUrl,
+      SMTP_URL: mail.smtpUrl(),
       MAIL_FROM: FROM,
       MAIL_DKIM_SELECTOR: "fc2026",
       MAIL_DKIM_PRIVATE_KEY_FILE: keyFile,

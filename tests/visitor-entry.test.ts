@@ -56,6 +56,7 @@ describe("the visitor's page", () => {
         ],
         signedUpAt: entry.createdAt,
         confirmedAt: null,
+        unsubscribedAt: null,
         standing: {
           heading: "Our team will be in touch",
           text: expect.stringMatching(/^We reach out within 48 hours of every sign-up: by \d{1,2} \w+ \d{4} for yours\.$/),

@@ -106,6 +106,12 @@ function EntryDetails({ entry }: { entry: EntryView }) {
     ...entry.registered,
     ["Signed up", `${day.format(entry.signedUpAt)} (UTC)`],
     ["Email confirmed", entry.confirmedAt ? `Yes, on ${day.format(entry.confirmedAt)} (UTC)` : "Not yet"],
+    ...(entry.unsubscribedAt
+      ? ([["Emails from us", `None: you unsubscribed on ${day.format(entry.unsubscribedAt)} (UTC), so we send you nothing more`]] as [
+          string,
+          string,
+        ][])
+      : []),
   ];
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">

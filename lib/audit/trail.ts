@@ -25,6 +25,7 @@ const AUDITED_ACTIONS = {
   follow_up_noted: "Added a note",
   follow_up_assigned: "Assigned an entry",
   invitation_edited: "Edited the invitation email",
+  unsubscribed: "Unsubscribed from all email (the visitor, one click)",
 } as const;
 
 export type AuditedAction = keyof typeof AUDITED_ACTIONS;

@@ -4,5 +4,7 @@ export const LINK_AGAIN_PATH = "/waitlist/link";
 export const PRIVACY_PATH = "/privacy";
 /** The visitor's own page; the token of their link follows (lib/waitlist/entry-link.ts). */
 export const ENTRY_PAGE_PATH = "/waitlist/entry";
+/** One-click unsubscribe (RFC 8058); a token of its own follows (lib/waitlist/unsubscribe.ts). */
+export const UNSUBSCRIBE_PATH = "/api/waitlist/unsubscribe";
 /** Where pages send their visits (lib/analytics/): the beacon's POST, the <noscript> image's GET. */
 export const VISIT_PATH = "/api/visit";

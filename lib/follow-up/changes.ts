@@ -194,7 +194,11 @@ async function oweAboutChange(
       });
   }
   if (template) {
-    const recipients = await tx.waitlistEntry.findMany({ where: { id: { in: entryIds } }, select: { id: true, emailNormalized: true } });
+    // An entry that unsubscribed gets no invitation by email (the entry's page says so to the operator).
+    const recipients = await tx.waitlistEntry.findMany({
+      where: { id: { in: entryIds }, unsubscribedAt: null },
+      select: { id: true, emailNormalized: true },
+    });
     const payload = JSON.stringify({ subject: template.subject, body: template.body });
     // The recipient's domain is the throttle key, so invitations share MAIL_MAX_PER_DOMAIN_PER_HOUR with confirmations.
     for (const entry of recipients)

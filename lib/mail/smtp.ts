@@ -11,9 +11,18 @@ export function senderFromEnv(env: Env): SenderSettings | null {
   return { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dkim: dkimFromEnv(env) };
 }
 
+/**
+ * The headers a signature covers: nodemailer's list (RFC 6376's advice, List-Unsubscribe among
+ * them) and List-Unsubscribe-Post, which RFC 8058 requires signed too.
+ */
+const SIGNED_HEADERS =
+  "From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:Content-ID:" +
+  "Content-Description:Resent-Date:Resent-From:Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:" +
+  "List-Id:List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive";
+
 /** nodemailer's options for a sender's server, signing each message when a key is set. */
 export function transportOptionsOf(sender: { smtpUrl: string; dkim?: DkimSettings | null }) {
-  return { ...smtpServerOf(sender.smtpUrl), ...(sender.dkim ? { dkim: sender.dkim } : {}) };
+  return { ...smtpServerOf(sender.smtpUrl), ...(sender.dkim ? { dkim: { ...sender.dkim, headerFieldNames: SIGNED_HEADERS } } : {}) };
 }
 
 /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (TLS from the start). */

@@ -295,6 +295,8 @@ export type FollowUpStatus = Pick<
 
 export type EntryDetail = {
   entry: OperatorRecord;
+  /** When the visitor unsubscribed from all email (one click): no email of any kind goes to them. */
+  unsubscribedAt: Date | null;
   followUp: FollowUpStatus;
   deliveries: {
     id: string;
@@ -345,6 +347,7 @@ export async function entryDetail(database: Database, id: number): Promise<Entry
   } = entry;
   return {
     entry: operatorRecord(entry),
+    unsubscribedAt: entry.unsubscribedAt,
     followUp: {
       id,
       contactName,

@@ -13,6 +13,7 @@ import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";
 import { createChallengeHandler, createSignupHandler, type SignupHandler, type SignupHandlerOptions } from "../waitlist/handler";
 import { createEntryActionHandler } from "../waitlist/visitor-entry";
+import { createUnsubscribeHandlers } from "../waitlist/unsubscribe";
 import { firstJoinState, joinByForm, joinSource } from "../waitlist/join-form";
 import type { JoinFormState } from "../waitlist/join-state";
 import { visitHandler } from "../analytics/site";
@@ -64,6 +65,13 @@ export function handleChallenge(request: Request): Response {
 /** POST /api/waitlist/entry: Confirm or Remove from the visitor's own page. */
 export function handleEntryAction(request: Request): Promise<Response> {
   return singleton("entry action handler", () => createEntryActionHandler({ siteUrl: parseEnv().SITE_URL, secret: siteSecret() }))(request);
+}
+
+/** UNSUBSCRIBE_PATH/<token>: POST unsubscribes with one click, GET leads to the visitor's page. */
+export function unsubscribeHandlers() {
+  return singleton("unsubscribe handlers", () =>
+    createUnsubscribeHandlers({ siteUrl: parseEnv().SITE_URL, secret: siteSecret(), database: getDatabase }),
+  );
 }
 
 /**

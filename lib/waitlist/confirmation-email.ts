@@ -15,7 +15,7 @@ import { createTransport } from "nodemailer";
 import { FIGURES, SITE } from "../content/site";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import type { Attempted, Channel, Delivery } from "../outbox/worker";
-import { entryToken, entryUrl } from "./entry-link";
+import { entryToken, entryUrl, UNSUBSCRIBED_PROBLEM, unsubscribeHeaders } from "./entry-link";
 import { shownFields, signupOf } from "./fields";
 import { emailHtml, escapeHtml, plain } from "../mail/html";
 import { transportOptionsOf } from "../mail/smtp";
@@ -116,6 +116,8 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
 
   return async function sendConfirmation(delivery: Delivery, entry: WaitlistEntry, deadline: AbortSignal): Promise<Attempted> {
     if (!entry.publicId) return { delivered: false, retry: false, problem: "entry has no public id" };
+    // Unsubscribed after this was claimed: the unsubscribe gave up what was pending, and this too.
+    if (entry.unsubscribedAt) return { delivered: false, retry: false, problem: UNSUBSCRIBED_PROBLEM };
     let email: ReturnType<ComposeEmail>;
     try {
       email = compose(delivery, entry, entryUrl(options.siteUrl, entryToken(options.secret, entry.publicId)));
@@ -132,7 +134,8 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
         html: email.html,
         // The same on every attempt, so a mail system that got it once can tell a repeat.
         messageId: `<${delivery.id}@${messageHost}>`,
-        headers: { "Auto-Submitted": "auto-generated" },
+        // One click in the mail program stops all mail to the entry (RFC 8058; ./unsubscribe.ts).
+        headers: { "Auto-Submitted": "auto-generated", ...unsubscribeHeaders(options.siteUrl, options.secret, entry.publicId) },
         // The whole conversation (connection, greeting, data) ends at the attempt's deadline:
         // nodemailer closes the connection, and the message is given up before it was accepted.
         signal: deadline,

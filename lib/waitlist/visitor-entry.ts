@@ -23,6 +23,8 @@ export type EntryView = {
   registered: [label: string, value: string][];
   signedUpAt: Date;
   confirmedAt: Date | null;
+  /** When they unsubscribed from all email with one click (lib/waitlist/unsubscribe.ts). */
+  unsubscribedAt: Date | null;
   /** Where they stand with the team (lib/follow-up/visitor-standing.ts), in their words. */
   standing: Standing | null;
 };
@@ -77,6 +79,7 @@ export async function loadEntryPage(token: string, database: () => Database = ge
       registered: shownFields(signupOf(entry), "onVisitorPage"),
       signedUpAt: entry.createdAt,
       confirmedAt: entry.confirmedAt,
+      unsubscribedAt: entry.unsubscribedAt,
       standing: visitorStanding(entry),
     },
   };

@@ -117,6 +117,14 @@ export default async function EntryPage({ params, searchParams }: Props) {
               <dt className="text-sm text-slate-500">Email confirmed</dt>
               <dd className="text-slate-900">{entry.confirmed_at ? when(entry.confirmed_at) : "Not yet"}</dd>
             </div>
+            <div>
+              <dt className="text-sm text-slate-500">Email from us</dt>
+              <dd className="text-slate-900">
+                {detail.unsubscribedAt
+                  ? `Unsubscribed ${when(detail.unsubscribedAt)}: nothing is emailed, an invitation neither`
+                  : "Goes as usual"}
+              </dd>
+            </div>
             {SIGNUP_FIELD_NAMES.map((field) => (
               <div key={field} className={`min-w-0 ${field === "notes" ? "sm:col-span-2" : ""}`}>
                 <dt className="text-sm text-slate-500">{SIGNUP_FIELDS[field].label}</dt>
