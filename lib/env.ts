@@ -122,6 +122,10 @@ const envSchema = z
     /** The private key in PEM form (its line breaks may be written \n), or the file that holds it. */
     MAIL_DKIM_PRIVATE_KEY: z.string().optional(),
     MAIL_DKIM_PRIVATE_KEY_FILE: z.string().trim().optional(),
+    /** Bounces (docs/operations.md, "Bounces"): the envelope sender of visitors' mail, where notifications come back. */
+    MAIL_BOUNCE_ADDRESS: z.email({ error: "must be an address, such as bounces@fieldcrew.app" }).optional(),
+    /** The secret a mail server sends bounces to POST /api/mail/bounces with; unset: none are taken. */
+    MAIL_BOUNCE_SECRET: z.string().min(32, { error: "must be at least 32 characters (openssl rand -hex 32)" }).optional(),
     /** Email domains refused beside the throwaway list, comma-separated (docs/operations.md). */
     WAITLIST_EMAIL_DOMAINS_DENY: domainList(),
     /** Email domains taken even when the throwaway list has them, comma-separated. */
@@ -201,6 +205,8 @@ const ENV_NAMES = [
   "MAIL_DKIM_DOMAIN",
   "MAIL_DKIM_PRIVATE_KEY",
   "MAIL_DKIM_PRIVATE_KEY_FILE",
+  "MAIL_BOUNCE_ADDRESS",
+  "MAIL_BOUNCE_SECRET",
   "WAITLIST_EMAIL_DOMAINS_DENY",
   "WAITLIST_EMAIL_DOMAINS_ALLOW",
   "WAITLIST_MAX_IN_FLIGHT",

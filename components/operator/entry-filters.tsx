@@ -76,6 +76,15 @@ export function EntryFilters({ query, sources }: { query: ListQuery; sources: st
             { value: "no", label: "Not yet" },
           ]}
         />
+        <FilterSelect
+          name="mail"
+          label="Email"
+          value={query.mail}
+          options={[
+            { value: "bounced", label: "Bounced" },
+            { value: "unsubscribed", label: "Unsubscribed" },
+          ]}
+        />
         <div>
           <label htmlFor="from" className={label}>
             From

@@ -26,6 +26,7 @@ const AUDITED_ACTIONS = {
   follow_up_assigned: "Assigned an entry",
   invitation_edited: "Edited the invitation email",
   unsubscribed: "Unsubscribed from all email (the visitor, one click)",
+  mail_suppression_lifted: "Lifted a bounced address's suppression",
 } as const;
 
 export type AuditedAction = keyof typeof AUDITED_ACTIONS;

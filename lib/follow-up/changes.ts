@@ -196,7 +196,7 @@ async function oweAboutChange(
   if (template) {
     // An entry that unsubscribed gets no invitation by email (the entry's page says so to the operator).
     const recipients = await tx.waitlistEntry.findMany({
-      where: { id: { in: entryIds }, unsubscribedAt: null },
+      where: { id: { in: entryIds }, unsubscribedAt: null, mailSuppressedAt: null },
       select: { id: true, emailNormalized: true },
     });
     const payload = JSON.stringify({ subject: template.subject, body: template.body });

@@ -8,7 +8,11 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { databaseSettings, parseEnv } from "../env";
 import { dkimRecord, newDkimKey, senderDomain, txtStrings } from "../mail/dkim";
+import { shellActor } from "../audit/trail";
+import type { Database } from "../db";
+import { liftSuppression } from "../waitlist/bounces";
 import { UsageError, write, type CliIo } from "./cli-io";
+import { terminalSafe } from "./format";
 
 export const MAIL_USAGE = `  mail dkim-key  A new DKIM key: the private key written to a file only this user can read
            (beside the embedded database unless --out says where; never in the repository),
@@ -16,6 +20,8 @@ export const MAIL_USAGE = `  mail dkim-key  A new DKIM key: the private key writ
              --selector NAME    required: the name the record is published under (e.g. fc2026)
              --domain DOMAIN    the sending domain (default: MAIL_FROM's)
              --out FILE         where to write the private key
+  mail unsuppress  Mail an address again after it bounced (the mailbox works again); audited
+             --email ADDRESS    required
 `;
 
 const SELECTOR = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
@@ -73,9 +79,21 @@ async function dkimKeyCommand(args: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
+async function unsuppressCommand(db: Database, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, strict: true, options: { email: { type: "string" } } });
+  if (!values.email) throw new UsageError("mail unsuppress needs --email ADDRESS.");
+  if (!(await liftSuppression(db, values.email, shellActor()))) {
+    await write(io.stderr, `No suppressed address ${terminalSafe(values.email)} on the list.\n`);
+    return 1;
+  }
+  await write(io.stdout, `${terminalSafe(values.email)} gets mail again (recorded in the audit log).\n`);
+  return 0;
+}
+
 /** `mail <subcommand>`. */
-export async function mailCommand(args: string[], io: CliIo): Promise<number> {
+export async function mailCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand === "dkim-key") return dkimKeyCommand(rest, io);
-  throw new UsageError(subcommand ? `Unknown mail command "${subcommand}".` : "Name a mail command: dkim-key.");
+  if (subcommand === "unsuppress") return unsuppressCommand(db, rest, io);
+  throw new UsageError(subcommand ? `Unknown mail command "${subcommand}".` : "Name a mail command: dkim-key or unsuppress.");
 }

@@ -143,7 +143,8 @@ export async function statsCommand(db: Database, args: string[], io: CliIo): Pro
       `Removed: ${count(s.removedByVisitors)} by the visitor, ${count(s.removedByOperators)} by an operator` +
       (s.removedByRetention > 0 ? `, ${count(s.removedByRetention)} past the retention period` : "") +
       ` (counts only; nothing about them is kept)` +
-      (s.duplicates > 0 ? `\nDuplicates kept from before one mailbox meant one entry: ${count(s.duplicates)} (see duplicates)` : ""),
+      (s.duplicates > 0 ? `\nDuplicates kept from before one mailbox meant one entry: ${count(s.duplicates)} (see duplicates)` : "") +
+      `\nGetting no email: ${count(s.mailSuppressed)} bounced (mail unsuppress lifts one), ${count(s.unsubscribed)} unsubscribed`,
     breakdown(
       "Business type",
       BUSINESS_TYPES.map((o) => ({ label: o.label, n: types.get(o.value) ?? 0 })),

@@ -65,7 +65,7 @@ const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Prom
   audit: auditCommand,
   backup: backupCommand,
   restore: restoreCommand,
-  mail: (_db, args, io) => mailCommand(args, io),
+  mail: mailCommand,
 };
 
 /**

@@ -32,6 +32,8 @@ export const listQuerySchema = z.object({
   size: z.preprocess(blankAsUndefined, z.enum(COMPANY_SIZE_VALUES).optional()),
   source: z.preprocess(blankAsUndefined, z.string().trim().max(200).optional()),
   confirmed: z.preprocess(blankAsUndefined, z.enum(["yes", "no"]).optional()),
+  /** Entries no email goes to: their address bounced, or they unsubscribed. */
+  mail: z.preprocess(blankAsUndefined, z.enum(["bounced", "unsubscribed"]).optional()),
   from: z.preprocess(blankAsUndefined, utcDaySchema.optional()),
   to: z.preprocess(blankAsUndefined, utcDaySchema.optional()),
   q: z.preprocess(
@@ -50,7 +52,16 @@ export const listQuerySchema = z.object({
 });
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
-export const FILTER_KEYS = ["type", "size", "source", "confirmed", "from", "to", "q"] as const satisfies readonly (keyof ListQuery)[];
+export const FILTER_KEYS = [
+  "type",
+  "size",
+  "source",
+  "confirmed",
+  "mail",
+  "from",
+  "to",
+  "q",
+] as const satisfies readonly (keyof ListQuery)[];
 
 /** Reads the list's query (search params of the page or the download). */
 export function parseListQuery(params: QueryParams): { query: ListQuery; problems: string[] } {
@@ -96,6 +107,8 @@ function conditions(query: ListQuery): Prisma.Sql[] {
   if (query.source)
     where.push(query.source === DIRECT_SOURCE ? Prisma.sql`e.utm_source IS NULL` : Prisma.sql`e.utm_source = ${query.source}`);
   if (query.confirmed) where.push(query.confirmed === "yes" ? Prisma.sql`e.confirmed_at IS NOT NULL` : Prisma.sql`e.confirmed_at IS NULL`);
+  if (query.mail)
+    where.push(query.mail === "bounced" ? Prisma.sql`e.mail_suppressed_at IS NOT NULL` : Prisma.sql`e.unsubscribed_at IS NOT NULL`);
   // created_at is ISO 8601 text in UTC ("2026-11-23T17:37:59.405+00:00"), so text order is time order.
   if (query.from) where.push(Prisma.sql`e.created_at >= ${`${query.from}T00:00:00.000+00:00`}`);
   if (query.to) {

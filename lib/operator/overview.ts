@@ -27,19 +27,22 @@ export type Overview = {
   series: { key: string; perDay: number[]; total: number }[];
   segments: { businessType: string; companySize: string; signups: number }[];
   deliveries: { kind: string; pending: number; failed: number }[];
+  /** Entries whose address bounced: no email goes to them (lib/waitlist/bounces.ts). */
+  mailSuppressed: number;
 };
 
 export async function overview(database: Database, options: { days: ChartDays; split: Split }, now = new Date()): Promise<Overview> {
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (options.days - 1)));
   const days = Array.from({ length: options.days }, (_, i) => utcDay(new Date(first.getTime() + i * 86_400_000)));
   const column = options.split === "source" ? "source" : "campaign";
-  const [totals, last24h, last7d, perDay, segments, deliveries] = await Promise.all([
+  const [totals, last24h, last7d, perDay, segments, deliveries, mailSuppressed] = await Promise.all([
     database.signupDay.aggregate({ _sum: { signups: true, confirmed: true } }),
     database.waitlistEntry.count({ where: { createdAt: { gte: new Date(now.getTime() - 86_400_000) } } }),
     database.waitlistEntry.count({ where: { createdAt: { gte: new Date(now.getTime() - 7 * 86_400_000) } } }),
     database.signupDay.groupBy({ by: ["day", column], where: { day: { gte: days[0] } }, _sum: { signups: true } }),
     database.signupSegment.findMany({ where: { signups: { gt: 0 } }, orderBy: [{ businessType: "asc" }, { companySize: "asc" }] }),
     database.outboxMessage.groupBy({ by: ["kind", "status"], where: { status: { in: ["pending", "failed"] } }, _count: { _all: true } }),
+    database.waitlistEntry.count({ where: { mailSuppressedAt: { not: null } } }),
   ]);
 
   const byKey = new Map<string, Map<string, number>>();
@@ -72,5 +75,6 @@ export async function overview(database: Database, options: { days: ChartDays; s
     series,
     segments,
     deliveries: kinds.map((kind) => ({ kind, pending: countOf(kind, "pending"), failed: countOf(kind, "failed") })),
+    mailSuppressed,
   };
 }

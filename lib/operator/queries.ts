@@ -110,6 +110,9 @@ export type Stats = {
   removedByVisitors: number;
   removedByOperators: number;
   removedByRetention: number;
+  /** Entries no mail goes to: their address bounced (suppressed), or they unsubscribed. */
+  mailSuppressed: number;
+  unsubscribed: number;
 };
 
 type GroupedField = "businessType" | "companySize" | "utmSource" | "sourcePage";
@@ -133,21 +136,24 @@ export async function stats(database: Database, now: Date = new Date()): Promise
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 29 + i));
     return utcDay(day);
   });
-  const [summary, byBusinessType, byCompanySize, bySource, byPage, perDay, confirmed, duplicates, removals] = await Promise.all([
-    database.waitlistEntry.aggregate({ _count: { _all: true }, _min: { createdAt: true }, _max: { createdAt: true } }),
-    countBy(database, "businessType"),
-    countBy(database, "companySize"),
-    countBy(database, "utmSource"),
-    countBy(database, "sourcePage"),
-    // Grouping by day is not something the query API expresses; created_at is stored as
-    // ISO 8601 text (docs/operations.md), so its first ten characters are the UTC day.
-    database.$queryRaw<{ day: string; n: bigint | number }[]>`
+  const [summary, byBusinessType, byCompanySize, bySource, byPage, perDay, confirmed, duplicates, removals, mailSuppressed, unsubscribed] =
+    await Promise.all([
+      database.waitlistEntry.aggregate({ _count: { _all: true }, _min: { createdAt: true }, _max: { createdAt: true } }),
+      countBy(database, "businessType"),
+      countBy(database, "companySize"),
+      countBy(database, "utmSource"),
+      countBy(database, "sourcePage"),
+      // Grouping by day is not something the query API expresses; created_at is stored as
+      // ISO 8601 text (docs/operations.md), so its first ten characters are the UTC day.
+      database.$queryRaw<{ day: string; n: bigint | number }[]>`
       SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM waitlist_entries
       WHERE created_at >= ${days[0]} GROUP BY day`,
-    database.waitlistEntry.count({ where: { confirmedAt: { not: null } } }),
-    database.waitlistEntry.count({ where: { duplicateOf: { not: null } } }),
-    database.waitlistRemoval.groupBy({ by: ["removedBy"], _count: { _all: true } }),
-  ]);
+      database.waitlistEntry.count({ where: { confirmedAt: { not: null } } }),
+      database.waitlistEntry.count({ where: { duplicateOf: { not: null } } }),
+      database.waitlistRemoval.groupBy({ by: ["removedBy"], _count: { _all: true } }),
+      database.waitlistEntry.count({ where: { mailSuppressedAt: { not: null } } }),
+      database.waitlistEntry.count({ where: { unsubscribedAt: { not: null } } }),
+    ]);
   const removedBy = (who: string) => removals.find((group) => group.removedBy === who)?._count._all ?? 0;
   const counted = new Map(perDay.map(({ day, n }) => [day, Number(n)]));
   return {
@@ -164,6 +170,8 @@ export async function stats(database: Database, now: Date = new Date()): Promise
     removedByVisitors: removedBy("visitor"),
     removedByOperators: removedBy("operator"),
     removedByRetention: removedBy("retention"),
+    mailSuppressed,
+    unsubscribed,
   };
 }
 
@@ -297,6 +305,8 @@ export type EntryDetail = {
   entry: OperatorRecord;
   /** When the visitor unsubscribed from all email (one click): no email of any kind goes to them. */
   unsubscribedAt: Date | null;
+  /** When their address bounced, and the mail system's status: no email goes to it until lifted. */
+  mailSuppressed: { at: Date; reason: string | null } | null;
   followUp: FollowUpStatus;
   deliveries: {
     id: string;
@@ -348,6 +358,7 @@ export async function entryDetail(database: Database, id: number): Promise<Entry
   return {
     entry: operatorRecord(entry),
     unsubscribedAt: entry.unsubscribedAt,
+    mailSuppressed: entry.mailSuppressedAt ? { at: entry.mailSuppressedAt, reason: entry.mailSuppressedReason } : null,
     followUp: {
       id,
       contactName,

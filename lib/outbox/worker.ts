@@ -48,7 +48,14 @@ export type Delivery = { id: string; kind: DeliveryKind; entryId: number; attemp
 export type Attempted =
   | { delivered: true }
   /** `now`: due again at once (the attempt was cut off by a shutdown, not refused), not after a backoff. */
-  | { delivered: false; retry: boolean; problem: string; now?: boolean };
+  | {
+      delivered: false;
+      retry: boolean;
+      problem: string;
+      now?: boolean;
+      /** The receiver refused the recipient for good (a bounce): `onRecipientRefused` hears of it. */
+      recipientRefused?: boolean;
+    };
 
 /**
  * Sends one delivery about its entry. Must stop (and give up the message) when
@@ -65,6 +72,8 @@ export type DeliveryWorkerOptions = {
    * time to get ready would come out of the attempt's deadline.
    */
   ready?: () => Promise<void>;
+  /** Told, after their outcomes are recorded, of the entries whose recipient a receiver refused for good. */
+  onRecipientRefused?: (database: Database, refused: { entryId: number; reason: string }[]) => Promise<void>;
   /** This instance's name in leases and logs. */
   owner: string;
   /** Waits before the 2nd, 3rd, ... attempt; after the last, a row fails for good. */
@@ -492,6 +501,10 @@ export class DeliveryWorker {
         `${delivery.kind} delivery failed for good`,
       );
     }
+    const refused = batch.flatMap(({ delivery, outcome }) =>
+      !outcome.delivered && outcome.recipientRefused ? [{ entryId: delivery.entryId, reason: outcome.problem }] : [],
+    );
+    if (refused.length > 0 && this.options.onRecipientRefused) await this.options.onRecipientRefused(this.database(), refused);
   }
 
   /** Prunes once a minute, and at the next pass again while a batch was full; never while the site is saturated. */

@@ -21,6 +21,7 @@ import { requestLinkAgain, type LinkAgainState } from "../waitlist/link-again";
 import { getDatabase } from "../db";
 import { JOIN_PATH } from "../content/paths";
 import { ownOrigins } from "../security/origin";
+import { createBounceHandler } from "../waitlist/bounces";
 
 /** The protections, bounds and deliveries as the environment configures them. */
 function signupOptionsFromEnv(): SignupHandlerOptions {
@@ -65,6 +66,11 @@ export function handleChallenge(request: Request): Response {
 /** POST /api/waitlist/entry: Confirm or Remove from the visitor's own page. */
 export function handleEntryAction(request: Request): Promise<Response> {
   return singleton("entry action handler", () => createEntryActionHandler({ siteUrl: parseEnv().SITE_URL, secret: siteSecret() }))(request);
+}
+
+/** POST /api/mail/bounces: a delivery status notification from the mail server (lib/waitlist/bounces.ts). */
+export function handleBounce(request: Request): Promise<Response> {
+  return singleton("bounce handler", () => createBounceHandler({ secret: parseEnv().MAIL_BOUNCE_SECRET, database: getDatabase }))(request);
 }
 
 /** UNSUBSCRIBE_PATH/<token>: POST unsubscribes with one click, GET leads to the visitor's page. */

@@ -15,7 +15,8 @@ import { createTransport } from "nodemailer";
 import { FIGURES, SITE } from "../content/site";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import type { Attempted, Channel, Delivery } from "../outbox/worker";
-import { entryToken, entryUrl, UNSUBSCRIBED_PROBLEM, unsubscribeHeaders } from "./entry-link";
+import { isRecipientRefused } from "./bounce-codes";
+import { entryToken, entryUrl, MAIL_SUPPRESSED_PROBLEM, UNSUBSCRIBED_PROBLEM, unsubscribeHeaders } from "./entry-link";
 import { shownFields, signupOf } from "./fields";
 import { emailHtml, escapeHtml, plain } from "../mail/html";
 import { transportOptionsOf } from "../mail/smtp";
@@ -83,6 +84,8 @@ export type MailOptions = {
   maxConnections?: number;
   /** Signs every message (lib/mail/dkim.ts); null or unset: unsigned. */
   dkim?: DkimSettings | null;
+  /** The envelope sender (Return-Path), where bounces come back (MAIL_BOUNCE_ADDRESS); unset: MAIL_FROM. */
+  returnPath?: string;
 };
 
 /** An SMTP answer in the 500s says this message will never be accepted; anything else may pass later. */
@@ -118,6 +121,7 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
     if (!entry.publicId) return { delivered: false, retry: false, problem: "entry has no public id" };
     // Unsubscribed after this was claimed: the unsubscribe gave up what was pending, and this too.
     if (entry.unsubscribedAt) return { delivered: false, retry: false, problem: UNSUBSCRIBED_PROBLEM };
+    if (entry.mailSuppressedAt) return { delivered: false, retry: false, problem: MAIL_SUPPRESSED_PROBLEM };
     let email: ReturnType<ComposeEmail>;
     try {
       email = compose(delivery, entry, entryUrl(options.siteUrl, entryToken(options.secret, entry.publicId)));
@@ -134,6 +138,7 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
         html: email.html,
         // The same on every attempt, so a mail system that got it once can tell a repeat.
         messageId: `<${delivery.id}@${messageHost}>`,
+        ...(options.returnPath ? { envelope: { from: options.returnPath, to: entry.email } } : {}),
         // One click in the mail program stops all mail to the entry (RFC 8058; ./unsubscribe.ts).
         headers: { "Auto-Submitted": "auto-generated", ...unsubscribeHeaders(options.siteUrl, options.secret, entry.publicId) },
         // The whole conversation (connection, greeting, data) ends at the attempt's deadline:
@@ -143,7 +148,13 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
       return { delivered: true };
     } catch (error) {
       const code = (error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code ?? "error";
-      return { delivered: false, retry: !isPermanent(error), problem: `SMTP ${code}` };
+      // A recipient refused for good (./bounces.ts) is suppressed by the worker: nothing more is sent to it.
+      return {
+        delivered: false,
+        retry: !isPermanent(error),
+        problem: `SMTP ${code}`,
+        recipientRefused: isRecipientRefused(error as object) || undefined,
+      };
     }
   };
 }

@@ -18,6 +18,7 @@ import { singleton } from "../singleton";
 import type { ChannelSettings } from "./channels";
 import { owingNewSignups } from "./signup-deliveries";
 import { dkimFromEnv } from "../mail/dkim";
+import { suppressEntries } from "./bounces";
 
 /** The name leases and logs carry: INSTANCE_ID, or the host name and process id. */
 function instanceName(env: Env): string {
@@ -44,6 +45,7 @@ function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
           siteUrl: env.SITE_URL,
           maxConnections: env.MAIL_MAX_CONNECTIONS,
           dkim: dkimFromEnv(env),
+          returnPath: env.MAIL_BOUNCE_ADDRESS,
         }
       : undefined,
   };
@@ -63,6 +65,8 @@ function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
     // Twice the mail connections, so that each connection has its next message waiting.
     maxInFlight: Math.max(100, 2 * env.MAIL_MAX_CONNECTIONS),
     owe: owingNewSignups(siteSecret()),
+    // A recipient refused for good gets nothing more (./bounces.ts).
+    onRecipientRefused: (database, refused) => suppressEntries(database, refused),
     // A saturated site serves its visitors first; what is owed goes out as soon as it eases.
     yieldAbove: 0.9,
   });

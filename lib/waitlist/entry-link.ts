@@ -54,3 +54,5 @@ export function unsubscribeHeaders(siteUrl: string, secret: string, publicId: st
 
 /** What an email not sent because its entry unsubscribed says in `deliveries` (./unsubscribe.ts). */
 export const UNSUBSCRIBED_PROBLEM = "unsubscribed: the visitor asked for no more mail";
+/** What an email not sent because the address bounced says in `deliveries` (./bounces.ts). */
+export const MAIL_SUPPRESSED_PROBLEM = "suppressed: the address bounced (lift it with npm run waitlist -- mail unsuppress)";

@@ -47,7 +47,7 @@ export async function oweLinkAgain(database: Database, email: string, now = new 
     INSERT INTO outbox (id, kind, entry_id, status, attempts, next_attempt_at, created_at, event, payload, throttle_key)
     SELECT ${randomUUID()}, 'email', entry.id, 'pending', 0, ${now}, ${now}, ${LINK_AGAIN_EVENT}, NULL, ${domainOf(address)}
     FROM waitlist_entries AS entry
-    WHERE entry.email_normalized = ${address} AND entry.duplicate_of IS NULL AND entry.unsubscribed_at IS NULL
+    WHERE entry.email_normalized = ${address} AND entry.duplicate_of IS NULL AND entry.unsubscribed_at IS NULL AND entry.mail_suppressed_at IS NULL
       AND (SELECT count(*) FROM outbox AS sent WHERE sent.entry_id = entry.id AND sent.event = ${LINK_AGAIN_EVENT} AND sent.created_at > ${hourAgo}) < ${LINK_AGAIN_LIMITS.perHour}
       AND (SELECT count(*) FROM outbox AS sent WHERE sent.entry_id = entry.id AND sent.event = ${LINK_AGAIN_EVENT} AND sent.created_at > ${dayAgo}) < ${LINK_AGAIN_LIMITS.perDay}`;
   return owed > 0;

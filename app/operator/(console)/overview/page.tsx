@@ -200,6 +200,16 @@ export default async function OverviewPage({ searchParams }: Props) {
               </tbody>
             </table>
           )}
+          <p className="mt-3 text-sm text-slate-600">
+            Addresses that bounced (no email goes to them):{" "}
+            {data.mailSuppressed > 0 ? (
+              <a href="/operator/entries?mail=bounced" className="font-semibold text-red-800 underline underline-offset-2">
+                {number(data.mailSuppressed)}
+              </a>
+            ) : (
+              "none"
+            )}
+          </p>
           {failed.length > 0 && (
             <>
               <h3 className="mt-4 text-sm font-semibold text-slate-900">Failed, oldest first</h3>

@@ -122,7 +122,9 @@ export default async function EntryPage({ params, searchParams }: Props) {
               <dd className="text-slate-900">
                 {detail.unsubscribedAt
                   ? `Unsubscribed ${when(detail.unsubscribedAt)}: nothing is emailed, an invitation neither`
-                  : "Goes as usual"}
+                  : detail.mailSuppressed
+                    ? `Bounced ${when(detail.mailSuppressed.at)} (${detail.mailSuppressed.reason ?? "refused"}): nothing is emailed until an operator lifts it (npm run waitlist -- mail unsuppress)`
+                    : "Goes as usual"}
               </dd>
             </div>
             {SIGNUP_FIELD_NAMES.map((field) => (
