@@ -7,7 +7,8 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { databaseSettings, parseEnv } from "../env";
-import { dkimRecord, newDkimKey, senderDomain, txtStrings } from "../mail/dkim";
+import { DkimKeyProblem, dkimFromEnv, dkimRecord, newDkimKey, senderDomain, txtStrings } from "../mail/dkim";
+import { checkMailDns } from "../mail/dns-check";
 import { shellActor } from "../audit/trail";
 import type { Database } from "../db";
 import { liftSuppression } from "../waitlist/bounces";
@@ -20,6 +21,10 @@ export const MAIL_USAGE = `  mail dkim-key  A new DKIM key: the private key writ
              --selector NAME    required: the name the record is published under (e.g. fc2026)
              --domain DOMAIN    the sending domain (default: MAIL_FROM's)
              --out FILE         where to write the private key
+  mail check  The sending domain's MX, SPF, DKIM (matched against the configured key) and DMARC
+           records: what is missing or wrong, and the exact record to add
+             --domain DOMAIN    the sending domain (default: the DKIM domain, or MAIL_FROM's)
+             --dns HOST[:PORT]  ask this DNS server instead of the system's
   mail unsuppress  Mail an address again after it bounced (the mailbox works again); audited
              --email ADDRESS    required
 `;
@@ -90,10 +95,34 @@ async function unsuppressCommand(db: Database, args: string[], io: CliIo): Promi
   return 0;
 }
 
+async function checkCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, strict: true, options: { domain: { type: "string" }, dns: { type: "string" } } });
+  const env = parseEnv();
+  let dkim;
+  try {
+    dkim = dkimFromEnv(env);
+  } catch (error) {
+    if (!(error instanceof DkimKeyProblem)) throw error;
+    await write(io.stderr, `${error.message}\n`);
+    return 1;
+  }
+  const domain = values.domain?.toLowerCase() ?? dkim?.domainName ?? (env.MAIL_FROM ? senderDomain(env.MAIL_FROM) : null);
+  if (!domain) throw new UsageError("Name the sending domain: --domain DOMAIN (or set MAIL_FROM).");
+  const smtpHost = env.SMTP_URL ? new URL(env.SMTP_URL).hostname : null;
+  const checks = await checkMailDns({ domain, dkim, smtpHost, dnsServer: values.dns });
+  const lines = checks.map((check) => `${check.ok ? "ok     " : "MISSING"} ${check.name.padEnd(5)} ${check.says}`);
+  const wrong = checks.filter((check) => !check.ok).length;
+  const summary =
+    wrong === 0 ? `${domain} is set up for mail that reaches the inbox.` : `${wrong} of ${checks.length} to fix for ${domain}.`;
+  await write(io.stdout, `${lines.join("\n")}\n\n${summary}\n`);
+  return wrong === 0 ? 0 : 1;
+}
+
 /** `mail <subcommand>`. */
 export async function mailCommand(db: Database, args: string[], io: CliIo): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand === "dkim-key") return dkimKeyCommand(rest, io);
   if (subcommand === "unsuppress") return unsuppressCommand(db, rest, io);
-  throw new UsageError(subcommand ? `Unknown mail command "${subcommand}".` : "Name a mail command: dkim-key or unsuppress.");
+  if (subcommand === "check") return checkCommand(rest, io);
+  throw new UsageError(subcommand ? `Unknown mail command "${subcommand}".` : "Name a mail command: dkim-key, check or unsuppress.");
 }
