@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumLaunchOptions, missingChromium } from "./e2e/support/browser";
 import { E2E_DATABASE_URL, E2E_MAIL_DIR, E2E_MAIL_PORT, E2E_PORT } from "./e2e/support/config";
@@ -66,6 +67,11 @@ export default defineConfig({
             WAITLIST_SECRET: "e2e-only-secret-0123456789abcdefghijklmn",
             SMTP_URL: `smtp://127.0.0.1:${E2E_MAIL_PORT}`,
             MAIL_FROM: "FieldCrew <hello@fieldcrew.app>",
+            // Signed as in production (issue 39): a key of this run's own.
+            MAIL_DKIM_SELECTOR: "e2e",
+            MAIL_DKIM_PRIVATE_KEY: generateKeyPairSync("rsa", { modulusLength: 2048 })
+              .privateKey.export({ type: "pkcs8", format: "pem" })
+              .toString(),
           },
           reuseExistingServer: false,
           timeout: 300_000,

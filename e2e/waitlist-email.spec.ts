@@ -33,6 +33,32 @@ async function signUpThroughDialog(page: Page, visitor: Visitor): Promise<void> 
 const scan = (page: Page) => new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
 
 test.describe("the confirmation email and the visitor's page", () => {
+  test("the email is DKIM-signed and offers one-click unsubscribe, which stops the site's mail and shows on the page", async ({
+    page,
+    request,
+  }) => {
+    const visitor = uniqueVisitor("oneclick", MAIL_DOMAIN);
+    await signUpThroughDialog(page, visitor);
+    const mail = await confirmationEmailTo(visitor.email);
+    const header = (name: string) =>
+      mail.headerLines
+        .find((line) => line.key === name)
+        ?.line.replace(/^[^:]+:\s*/, "")
+        .replace(/\r?\n\s+/g, " ") ?? "";
+    expect(header("dkim-signature")).toMatch(/\bd=fieldcrew\.app;/);
+    expect(header("dkim-signature")).toMatch(/\bs=e2e;/);
+    expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    const address = /^<(.+)>$/.exec(header("list-unsubscribe"))![1]!;
+    expect(new URL(address).pathname).toMatch(/^\/api\/waitlist\/unsubscribe\//);
+
+    // What a mail program's button sends: a POST, no cookie, no page.
+    const clicked = await request.post(address, { form: { "List-Unsubscribe": "One-Click" } });
+    expect(clicked.status()).toBe(200);
+    expect(storedEntry(visitor.email)).toMatchObject({ unsubscribed_at: expect.any(String) });
+    await page.goto(entryLinkPath(mail));
+    await expect(page.getByText(/you unsubscribed on/)).toBeVisible();
+  });
+
   test("sign up, get the email, follow its link, confirm, then remove: the row is gone and the link says so", async ({ page }) => {
     const visitor = { ...uniqueVisitor("mailflow", MAIL_DOMAIN), company_name: `Summit <b>Electric</b> & "Sons"` };
     await signUpThroughDialog(page, visitor);
