@@ -21,7 +21,7 @@ import { requestLinkAgain, type LinkAgainState } from "../waitlist/link-again";
 import { getDatabase } from "../db";
 import { JOIN_PATH } from "../content/paths";
 import { ownOrigins } from "../security/origin";
-import { createBounceHandler } from "../waitlist/bounces";
+import { createBounceHandler } from "../waitlist/bounce-reports";
 
 /** The protections, bounds and deliveries as the environment configures them. */
 function signupOptionsFromEnv(): SignupHandlerOptions {
