@@ -44,7 +44,7 @@ export function EntryFilters({ query, sources }: { query: ListQuery; sources: st
       aria-label="Filter sign-ups"
       className="rounded-xl border border-slate-200 bg-white p-4"
     >
-      <div className="grid grid-cols-2 gap-3 md:grid-cols-4 lg:grid-cols-8">
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-5">
         <div className="col-span-2">
           <label htmlFor="q" className={label}>
             Search
