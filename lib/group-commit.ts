@@ -26,7 +26,7 @@ export class NotWritten extends Error {
 
 type Waiting<Item, Result> = { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void; deadline?: number };
 
-export type GroupCommitOptions = {
+type GroupCommitOptions = {
   /** Items that may wait for the next batch; more are refused at once (NotWritten "overloaded"). */
   maxPending?: number;
   /**

@@ -62,7 +62,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** The header that carries a text answer's code (a JSON answer carries it in its body). */
 export const ERROR_CODE_HEADER = "X-Error-Code";
 
-export type ErrorAnswerOptions = {
+type ErrorAnswerOptions = {
   /** "text" for a form a page posted (the browser shows the sentence); JSON otherwise. */
   as?: "json" | "text";
   headers?: Record<string, string>;

@@ -7,12 +7,12 @@
 import { Worker } from "node:worker_threads";
 
 export const MAIL_MODES = ["fast", "slow", "refusing"] as const;
-export type MailMode = (typeof MAIL_MODES)[number];
+type MailMode = (typeof MAIL_MODES)[number];
 
 /** What the receivers accepted: per delivery id how many times, when the last arrived, how many refused once. */
-export type ReceiverReport = { accepted: [string, number][]; lastArrival: number; refused: number };
+type ReceiverReport = { accepted: [string, number][]; lastArrival: number; refused: number };
 
-export type LaunchReceivers = {
+type LaunchReceivers = {
   /** The site's environment for them: SMTP_URL, the webhook, the raised caps. */
   env: Record<string, string>;
   report(): Promise<ReceiverReport>;

@@ -97,7 +97,7 @@ export function AddOperatorForm({ action }: { action: Action }) {
   );
 }
 
-export type TeamMember = { id: string; email: string; name: string; role: string; summary: string };
+type TeamMember = { id: string; email: string; name: string; role: string; summary: string };
 
 /**
  * The team, each with a new enrolment link, the role and removal (ticked to confirm). One answer

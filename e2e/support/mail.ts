@@ -4,7 +4,7 @@ import { expect } from "@playwright/test";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { E2E_MAIL_DIR } from "./config";
 
-export type ReceivedMail = ParsedMail & { raw: string };
+type ReceivedMail = ParsedMail & { raw: string };
 
 /** Every message the test SMTP server has kept for `address`, oldest first. */
 export async function mailsTo(address: string): Promise<ReceivedMail[]> {

@@ -35,7 +35,7 @@ const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 /** How long an event may wait for its batch; past it, it is dropped unwritten (and logged). */
 const DEADLINE_MS = 2_000;
 
-export type VisitHandlerOptions = {
+type VisitHandlerOptions = {
   siteUrl: string;
   counter: VisitCounter;
   salt: DailySalt;

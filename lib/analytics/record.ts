@@ -135,7 +135,7 @@ async function writeBatch(database: Database, capPerAddress: number, batch: Coun
   );
 }
 
-export type VisitCounterOptions = {
+type VisitCounterOptions = {
   database: () => Database;
   /** WAITLIST_VISIT_EVENTS_PER_ADDRESS: the most events one address adds to a day. */
   capPerAddress: number;

@@ -31,7 +31,7 @@ export const FUNNEL_STEPS = {
 export type FunnelStep = keyof typeof FUNNEL_STEPS;
 export type Funnel = Record<FunnelStep, number>;
 
-export type PageFunnel = Funnel & { page: string };
+type PageFunnel = Funnel & { page: string };
 export type CampaignFunnel = Funnel & { source: string; medium: string; campaign: string };
 
 const emptyFunnel = (): Funnel => ({ visitors: 0, opened: 0, submitted: 0, stored: 0, confirmed: 0, contacted48h: 0, invited: 0 });

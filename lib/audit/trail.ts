@@ -29,7 +29,7 @@ const AUDITED_ACTIONS = {
   mail_suppression_lifted: "Lifted a bounced address's suppression",
 } as const;
 
-export type AuditedAction = keyof typeof AUDITED_ACTIONS;
+type AuditedAction = keyof typeof AUDITED_ACTIONS;
 
 /** Who did it: a signed-in operator, or someone at the shell (the operator tool). */
 export type Actor = { email: string; operatorId: string | null };
@@ -48,7 +48,7 @@ export function shellActor(): Actor {
 
 type Writer = Pick<Database, "operatorAction"> | Prisma.TransactionClient;
 
-export type AuditRecord = {
+type AuditRecord = {
   actor: Actor;
   action: AuditedAction;
   entryId?: number | null;
@@ -77,7 +77,7 @@ export async function recordActions(database: Writer, records: AuditRecord[]): P
   if (records.length > 0) await database.operatorAction.createMany({ data: records.map(actionRow) });
 }
 
-export type AuditRow = {
+type AuditRow = {
   id: number;
   at: Date;
   actor: string;

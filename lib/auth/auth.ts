@@ -79,7 +79,7 @@ function landingPage(site: URL, verifyUrl: string): string {
   return new URL(`/operator/sign-in/email?token=${encodeURIComponent(token)}`, site).toString();
 }
 
-export type AuthOptions = { env: Env; database: () => Database };
+type AuthOptions = { env: Env; database: () => Database };
 
 export function createAuth({ env, database }: AuthOptions) {
   const site = new URL(env.SITE_URL);

@@ -10,7 +10,7 @@ import { magicLinkClient } from "better-auth/client/plugins";
 
 export const authClient = createAuthClient({ basePath: "/api/auth", plugins: [passkeyClient(), magicLinkClient()] });
 
-export type AuthProblem = { message?: string; status?: number; code?: string; confirm?: string };
+type AuthProblem = { message?: string; status?: number; code?: string; confirm?: string };
 
 /** What the library's error says, or a sentence of ours when it says nothing useful. */
 export function problemOf(error: AuthProblem | null | undefined, fallback: string): string {

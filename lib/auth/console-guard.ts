@@ -18,7 +18,7 @@ import { operatorOf, refusalOf, SIGN_IN_PATH, type SignedInOperator } from "./se
 export type ConsoleNeeds = { permission?: Permission; fresh?: boolean; returnTo?: string };
 
 /** Why a console act did not go ahead: a code for programs, a sentence for the operator, and for a step-up where to go. */
-export type ConsoleRefusal = { status: number; code: ErrorCode; message: string; confirm?: string };
+type ConsoleRefusal = { status: number; code: ErrorCode; message: string; confirm?: string };
 
 type GuardedRequest = { method: string; url: string; headers: Headers };
 

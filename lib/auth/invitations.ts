@@ -39,7 +39,7 @@ export async function createInvitation(
   return { token, expiresAt };
 }
 
-export type InvitedOperator = { id: string; email: string; name: string };
+type InvitedOperator = { id: string; email: string; name: string };
 
 /** The operator a token enrols, if it is unused and unexpired (nothing is changed). */
 export async function invitedOperator(database: Database, token: string, now = new Date()): Promise<InvitedOperator | undefined> {

@@ -53,7 +53,7 @@ const SIGN_IN_WINDOW_SECONDS = 600;
 /** Passkey options' body: at most a token (43 characters) and a passkey name. */
 const MAX_OPTIONS_BODY = 2048;
 
-export type AuthRouteOptions = { auth: () => Auth; siteUrl: string; limiter: RateLimiter; database?: () => Database };
+type AuthRouteOptions = { auth: () => Auth; siteUrl: string; limiter: RateLimiter; database?: () => Database };
 
 const carriesSession = (request: Request) => (request.headers.get("cookie") ?? "").includes(`${COOKIE_PREFIX}.session_token=`);
 

@@ -87,8 +87,7 @@ export async function requireOperator(permission?: Permission): Promise<SignedIn
 }
 
 /** Why a console act may not go ahead: not signed in, not this role's, or the sign-in is not fresh enough. */
-export type Refusal =
-  { reason: "signed_out" } | { reason: "not_allowed"; permission: Permission } | { reason: "not_fresh"; confirm: string };
+type Refusal = { reason: "signed_out" } | { reason: "not_allowed"; permission: Permission } | { reason: "not_fresh"; confirm: string };
 
 /**
  * The checks of a console act, in one place: signed in, the role includes it, and

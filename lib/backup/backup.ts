@@ -13,7 +13,7 @@ import { fork } from "node:child_process";
 /** A backup or restore that cannot be done, with the reason in words. */
 export class BackupProblem extends Error {}
 
-export type BackupResult = { file: string; bytes: number; entries: number; ms: number };
+type BackupResult = { file: string; bytes: number; entries: number; ms: number };
 
 /** The database is open in another process (a running instance of the site, an operator command). */
 export class DatabaseInUse extends BackupProblem {}
@@ -129,7 +129,7 @@ export async function refuseIfInUse(file: string): Promise<void> {
   if (existsSync(file)) await runJob("inUse", path.resolve(file));
 }
 
-export type RestoreResult = { entries: number; savedAs: string | null };
+type RestoreResult = { entries: number; savedAs: string | null };
 
 /**
  * Puts the backup at `backupFile` in place of the live database, after checking it. The database as

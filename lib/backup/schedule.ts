@@ -23,7 +23,7 @@ const STALE_LOCK_MS = 60 * 60 * 1000;
 /** The longest between two looks; a look costs a listing of the folder. */
 const LONGEST_LOOK_MS = 10 * 60 * 1000;
 
-export type BackupSchedule = { dir: string; intervalMinutes: number; keep: number; databaseFile: string };
+type BackupSchedule = { dir: string; intervalMinutes: number; keep: number; databaseFile: string };
 
 type BackupState = {
   schedule: BackupSchedule | null;
@@ -129,7 +129,7 @@ export function startBackupSchedule(schedule: BackupSchedule): () => void {
  * recent; "starting": the first look is still to come. None of these makes the instance unhealthy: it
  * still takes sign-ups, and a load balancer should keep sending it visitors.
  */
-export type BackupHealth = {
+type BackupHealth = {
   status: "ok" | "failing" | "overdue" | "starting";
   every_minutes: number;
   newest_at: string | null;

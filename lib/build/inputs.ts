@@ -30,7 +30,7 @@ const BUILD_ENV = ["SITE_URL", "WAITLIST_RETENTION_DAYS"];
 
 const BUILD_RECORD = path.join(".next", "fieldcrew-build.json");
 
-export type BuildInputs = { files: Record<string, string>; env: Record<string, string> };
+type BuildInputs = { files: Record<string, string>; env: Record<string, string> };
 
 function filesUnder(root: string, dir: string, into: string[]): void {
   for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {

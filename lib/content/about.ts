@@ -29,7 +29,7 @@ export const VALUES: readonly Value[] = [
   },
 ];
 
-export type Founder = { name: string; role: string; initials: string; bio: string };
+type Founder = { name: string; role: string; initials: string; bio: string };
 
 export const FOUNDERS: readonly Founder[] = [
   {

@@ -2,7 +2,7 @@
 
 export type FeatureIcon = "calendar" | "receipt" | "bell" | "users" | "chart" | "clock";
 
-export type Feature = { title: string; icon: FeatureIcon; description: string; points: readonly string[] };
+type Feature = { title: string; icon: FeatureIcon; description: string; points: readonly string[] };
 
 export const FEATURES: readonly Feature[] = [
   {

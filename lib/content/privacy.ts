@@ -6,7 +6,7 @@
  */
 export const PRIVACY_NOTICE_VERSION = "2026-11-25";
 
-export type NoticeSection = { heading: string; paragraphs: readonly string[] };
+type NoticeSection = { heading: string; paragraphs: readonly string[] };
 
 /** How long entries are kept, in the notice's words: `retentionDays` unset means until removed. */
 function retentionSentence(retentionDays: number | undefined): string {

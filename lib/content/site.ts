@@ -35,7 +35,7 @@ export const TRADES_SERVED = [
   "Roofing",
 ] as const;
 
-export type NavLink = { href: string; label: string };
+type NavLink = { href: string; label: string };
 
 export const HEADER_LINKS: readonly NavLink[] = [
   { href: "/#features", label: "Features" },

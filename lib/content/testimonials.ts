@@ -1,6 +1,6 @@
 /** Quotes from owners in the early-access program, shown in #testimonials. */
 
-export type Testimonial = { quote: string; name: string; role: string; company: string; trade: string };
+type Testimonial = { quote: string; name: string; role: string; company: string; trade: string };
 
 export const TESTIMONIALS: readonly Testimonial[] = [
   {

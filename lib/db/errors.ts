@@ -40,7 +40,7 @@ export class DatabaseUnavailable extends Error {
   }
 }
 
-export type TemporaryKind = Extract<FaultKind, "database_busy"> | DatabaseUnavailable["kind"];
+type TemporaryKind = Extract<FaultKind, "database_busy"> | DatabaseUnavailable["kind"];
 
 /** SQLite's primary result codes that say "not now", by name and by number (libSQL reports numbers). */
 const LOCKED = ["SQLITE_BUSY", "SQLITE_LOCKED"];

@@ -21,7 +21,7 @@ import { sqliteFileInWorker, type WorkerConnectionOptions } from "./worker-conne
 import { temporaryKind } from "./errors";
 
 export { Prisma } from "../generated/prisma/client";
-export { DatabaseUnavailable, isTemporary, temporaryKind, type TemporaryKind } from "./errors";
+export { DatabaseUnavailable, isTemporary, temporaryKind } from "./errors";
 export type Database = PrismaClient;
 
 /**
@@ -118,7 +118,7 @@ function driverAdapter(settings: DatabaseSettings, connection: ConnectionOptions
 }
 
 /** Other deadlines for the embedded file's thread, or another script for it (the fault tests' probe). */
-export type ConnectionOptions = Partial<
+type ConnectionOptions = Partial<
   Pick<WorkerConnectionOptions, "queryTimeoutMs" | "reopenAfterMs" | "script" | "slowQueryMs" | "checkpointEveryMs" | "setup">
 >;
 

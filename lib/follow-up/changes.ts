@@ -59,7 +59,7 @@ export const changeSchema = z
   })
   .refine((change) => change.to !== "awaiting", { path: ["to"], error: "An entry cannot be put back to awaiting contact." });
 
-export type FollowUpChange = { to: FollowUpState; closedReason?: ClosedReason; note?: string };
+type FollowUpChange = { to: FollowUpState; closedReason?: ClosedReason; note?: string };
 
 export const noteOnlySchema = z.object({ note: noteSchema.refine((note) => note !== undefined, { error: "Write the note first." }) });
 
@@ -70,7 +70,7 @@ export type ChangeResult =
   | { entryId: number; outcome: "refused"; state: FollowUpState; reason: string }
   | { entryId: number; outcome: "missing" };
 
-export type ChangeOptions = {
+type ChangeOptions = {
   /** The kinds of delivery configured (lib/waitlist/deliveries.ts, configuredKinds): what is owed. */
   deliveries: readonly DeliveryKind[];
   now?: Date;
@@ -79,7 +79,7 @@ export type ChangeOptions = {
 type Tx = Prisma.TransactionClient;
 
 /** The facts a status_changed webhook carries, fixed when the change is made. */
-export type StatusChangedPayload = {
+type StatusChangedPayload = {
   at: string;
   from: FollowUpState;
   to: FollowUpState;

@@ -18,8 +18,8 @@ const INVITATION_TEMPLATE_KEY = "invitation";
 const PLACEHOLDERS = ["name", "company"] as const;
 
 export type InvitationTemplate = { subject: string; body: string };
-export type SavedTemplate = InvitationTemplate & { updatedAt: Date | null; updatedBy: string | null };
-export type RenderedEmail = { subject: string; text: string; html: string };
+type SavedTemplate = InvitationTemplate & { updatedAt: Date | null; updatedBy: string | null };
+type RenderedEmail = { subject: string; text: string; html: string };
 
 export const DEFAULT_INVITATION: InvitationTemplate = {
   subject: `You're invited to ${SITE.name}, {{name}}`,
@@ -85,7 +85,7 @@ export async function saveInvitationTemplate(
   });
 }
 
-export type InvitedEntry = Pick<WaitlistEntry, "contactName" | "companyName" | "confirmedAt">;
+type InvitedEntry = Pick<WaitlistEntry, "contactName" | "companyName" | "confirmedAt">;
 
 /**
  * What an invitation may say about an address that has not confirmed it is theirs: nothing

@@ -27,7 +27,7 @@ export type PromiseFigures = {
 };
 
 export type WeekFigures = PromiseFigures & { from: string; to: string };
-export type FollowUpMetrics = { last7: PromiseFigures; last30: PromiseFigures; weeks: WeekFigures[] };
+type FollowUpMetrics = { last7: PromiseFigures; last30: PromiseFigures; weeks: WeekFigures[] };
 
 const CHART_WEEKS = 8;
 const DAY_MS = 86_400_000;

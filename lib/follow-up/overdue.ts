@@ -21,7 +21,7 @@ import { deadlineOf, RESPONSE_MS } from "./states";
 const OVERDUE_BATCH = 500;
 
 /** The facts a waitlist.entry.overdue webhook carries. */
-export type OverduePayload = { at: string; deadline: string; state: "awaiting" };
+type OverduePayload = { at: string; deadline: string; state: "awaiting" };
 
 /** Marks the entries whose deadline has passed uncontacted, owes their webhooks; returns how many. */
 export async function raiseOverdue(

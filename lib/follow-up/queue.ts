@@ -36,13 +36,13 @@ const queueQuerySchema = z.object({
   after: cursorSchema,
 });
 
-export type QueueQuery = z.infer<typeof queueQuerySchema>;
+type QueueQuery = z.infer<typeof queueQuerySchema>;
 
 export function parseQueueQuery(params: Record<string, string | string[] | undefined>): { query: QueueQuery; problems: string[] } {
   return parseFilters(queueQuerySchema, params);
 }
 
-export type QueueRow = {
+type QueueRow = {
   id: number;
   createdAt: Date;
   contactName: string;
@@ -52,7 +52,7 @@ export type QueueRow = {
   assignedTo: string | null;
 };
 
-export type QueuePage = {
+type QueuePage = {
   rows: QueueRow[];
   /** The cursor of the next page, if there is one. */
   next: string | null;

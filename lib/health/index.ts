@@ -44,7 +44,7 @@ export function shippedMigrations(directory = path.join(process.cwd(), "prisma",
     .sort();
 }
 
-export type Health = {
+type Health = {
   /** "degraded": the database answers but cannot store anything (the disk is full, read-only, failing). */
   status: "ok" | "unavailable" | "degraded";
   /** "busy": it did not answer within the deadline (locked, stalled); "unreachable": it failed (cannot be opened, restarting); "cannot_write": see degraded. */

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 /** What nodemailer's `dkim` option takes. */
 export type DkimSettings = { domainName: string; keySelector: string; privateKey: string };
 
-export type DkimEnv = {
+type DkimEnv = {
   MAIL_FROM?: string;
   MAIL_DKIM_SELECTOR?: string;
   MAIL_DKIM_DOMAIN?: string;

@@ -7,9 +7,9 @@
 import { Resolver } from "node:dns/promises";
 import { dkimRecord, type DkimSettings } from "./dkim";
 
-export type MailCheck = { name: "MX" | "SPF" | "DKIM" | "DMARC"; ok: boolean; says: string };
+type MailCheck = { name: "MX" | "SPF" | "DKIM" | "DMARC"; ok: boolean; says: string };
 
-export type MailCheckInput = {
+type MailCheckInput = {
   domain: string;
   dkim: DkimSettings | null;
   /** The SMTP server the site sends through (SMTP_URL's host), for the SPF record to suggest. */

@@ -8,8 +8,8 @@ import type { Database } from "../db";
 import { passkeyName } from "../auth/passkey-name";
 import { recordAction, type Actor } from "../audit/trail";
 
-export type OwnPasskey = { id: string; name: string | null; deviceType: string; createdAt: Date | null; lastUsedAt: Date | null };
-export type OwnSession = { id: string; browser: string; signedInAt: Date; lastSeenAt: Date; signedInWith: string | null; current: boolean };
+type OwnPasskey = { id: string; name: string | null; deviceType: string; createdAt: Date | null; lastUsedAt: Date | null };
+type OwnSession = { id: string; browser: string; signedInAt: Date; lastSeenAt: Date; signedInWith: string | null; current: boolean };
 
 export async function ownPasskeys(database: Database, operatorId: string): Promise<OwnPasskey[]> {
   return database.operatorPasskey.findMany({
@@ -68,7 +68,7 @@ export async function ownSessions(
   }));
 }
 
-export type AccountOutcome =
+type AccountOutcome =
   "renamed" | "removed" | "last_passkey" | "no_such_passkey" | "name" | "signed_out" | "signed_out_others" | "no_such_session";
 
 /** Renames one of the operator's own passkeys (an empty name clears it). */

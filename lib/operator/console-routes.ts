@@ -44,7 +44,7 @@ function seeOther(location: string, extra: Record<string, string> = {}): Respons
 type Action = (request: Request, operator: SignedInOperator) => Promise<Response>;
 
 /** What an act needs beyond a session (ConsoleNeeds), with the page a step-up returns to read from the request. */
-export type Needs = Omit<ConsoleNeeds, "returnTo"> & { returnTo?: (request: Request) => string };
+type Needs = Omit<ConsoleNeeds, "returnTo"> & { returnTo?: (request: Request) => string };
 
 /** A console route's refusal: the sentence as text (a browser shows it), never cached nor indexed. */
 function refuse(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {

@@ -176,7 +176,7 @@ export function recordsOf(rows: OperatorRecord[]): OperatorRecord[] {
   }));
 }
 
-export type ListPage = {
+type ListPage = {
   entries: OperatorRecord[];
   /** The cursor for the next (older) page, if there is one. */
   older: string | null;

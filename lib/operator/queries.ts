@@ -91,9 +91,9 @@ export function countEntries(database: Database): Promise<number> {
   return database.waitlistEntry.count();
 }
 
-export type Count = { key: string | null; n: number };
+type Count = { key: string | null; n: number };
 
-export type Stats = {
+type Stats = {
   total: number;
   first: Date | null;
   latest: Date | null;
@@ -186,7 +186,7 @@ export async function findById(database: Database, id: number): Promise<Operator
   return entry ? operatorRecord(entry) : undefined;
 }
 
-export type DuplicateGroup = { entry: OperatorRecord; duplicates: OperatorRecord[] };
+type DuplicateGroup = { entry: OperatorRecord; duplicates: OperatorRecord[] };
 
 /**
  * Rows marked as duplicates (stored before the canonical mailbox, sharing one
@@ -301,7 +301,7 @@ export type FollowUpStatus = Pick<
   | "assignedTo"
 >;
 
-export type EntryDetail = {
+type EntryDetail = {
   entry: OperatorRecord;
   /** When the visitor unsubscribed from all email (one click): no email of any kind goes to them. */
   unsubscribedAt: Date | null;

@@ -12,7 +12,7 @@ import { isTimeZone, UTC } from "./time-format";
 /** Set by the browser: only the zone's name, read only by console pages. */
 export const TIME_ZONE_COOKIE = "fieldcrew-operator-tz";
 
-export type ConsoleTimeZone = { zone: string; from: "account" | "browser" | "default" };
+type ConsoleTimeZone = { zone: string; from: "account" | "browser" | "default" };
 
 /** The zone this request's pages show times in (once per request). */
 export const consoleTimeZone = cache(async (operatorId: string): Promise<ConsoleTimeZone> => {

@@ -22,7 +22,7 @@ import type { Attempted, Channel, Delivery, DeliveryKind } from "./worker";
 /** Niceness 10: the site's threads (0) come first; the thread still gets a share when they are busy. */
 const THREAD_NICENESS = 19;
 
-export type ChannelThreadOptions = {
+type ChannelThreadOptions = {
   /** A module whose `channelsFor(config)` builds the channels, by its absolute path. */
   module: string;
   /** What channelsFor is given: copied to the thread, so plain data only. */
@@ -32,7 +32,7 @@ export type ChannelThreadOptions = {
 
 type Waiting = { resolve: (outcome: Attempted) => void };
 
-export type ThreadChannels = {
+type ThreadChannels = {
   channels: Partial<Record<DeliveryKind, Channel>>;
   /** Resolves when the thread (started now if it is not running) has built its channels; rejects if it fails first. */
   ready: () => Promise<void>;

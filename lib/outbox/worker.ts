@@ -531,7 +531,7 @@ export class DeliveryWorker {
   }
 }
 
-export type ClaimInput = {
+type ClaimInput = {
   kind: DeliveryKind;
   /** Rows to claim at most, and of them retries at most. */
   room: number;

@@ -6,7 +6,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { ENTRY_PAGE_PATH, JOIN_PATH, LINK_AGAIN_PATH, PRIVACY_PATH } from "../content/paths";
 
-export type CspSources = {
+type CspSources = {
   /** 'sha256-…' sources of the inline scripts the page may run. */
   scriptHashes: readonly string[];
   /** For a page rendered per request: the nonce Next puts on its scripts in this one response. */

@@ -30,7 +30,7 @@ export interface RateLimiter {
   attempt(key: string, now: number, deadline?: number): Promise<RateLimitDecision>;
 }
 
-export type SharedRateLimiterOptions = {
+type SharedRateLimiterOptions = {
   max: number;
   windowMs: number;
   database?: () => Database;

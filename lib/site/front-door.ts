@@ -32,7 +32,7 @@ const LINGER_MS = 2_000;
 /** Answered even past WAITLIST_MAX_IN_FLIGHT: a load balancer must see the instance as it is. */
 const HEALTH_PATH = "/api/health";
 
-export type FrontDoorOptions = {
+type FrontDoorOptions = {
   env: Env;
   dev: boolean;
   policies: PagePolicies;

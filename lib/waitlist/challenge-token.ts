@@ -34,13 +34,13 @@ const payloadSchema = z.object({
 
 type Payload = z.infer<typeof payloadSchema>;
 
-export type IssuedChallenge = {
+type IssuedChallenge = {
   challenge: Challenge;
   token: string;
   expires_at: string;
 };
 
-export type ChallengeCheck = { ok: true; id: string; startedAt: number } | { ok: false; reason: "invalid" | "expired" | "wrong_answer" };
+type ChallengeCheck = { ok: true; id: string; startedAt: number } | { ok: false; reason: "invalid" | "expired" | "wrong_answer" };
 
 function sign(secret: string, encodedPayload: string): Buffer {
   return createHmac("sha256", secret).update(encodedPayload).digest();

@@ -24,7 +24,7 @@ import type { DkimSettings } from "../mail/dkim";
 
 export const CONFIRMATION_SUBJECT = `You're on the ${SITE.name} waitlist`;
 
-export type ConfirmationEmail = { subject: string; text: string; html: string; link: string };
+type ConfirmationEmail = { subject: string; text: string; html: string; link: string };
 
 const signedUpAt = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
 

@@ -14,7 +14,7 @@ import { domainOf } from "../mail/address";
 import { singleton } from "../singleton";
 
 /** Why an address is not taken: its domain is throwaway, or the operators refused it. */
-export type DomainRefusal = { reason: "disposable" | "denied"; domain: string };
+type DomainRefusal = { reason: "disposable" | "denied"; domain: string };
 
 export type DomainLists = {
   /** Taken even when throwaway: the operators' exceptions. */

@@ -14,7 +14,7 @@ import type { WaitlistEntry } from "../generated/prisma/client";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "../content/signup-options";
 import type { WaitlistSignup } from "./schema";
 
-export type SignupField = keyof WaitlistSignup;
+type SignupField = keyof WaitlistSignup;
 
 type Option = { readonly value: string; readonly label: string };
 

@@ -18,7 +18,7 @@ import { NEW_QUESTION_INTENT, type JoinFormState, type JoinValues } from "./join
 /** What the join form posts besides the question and the honeypot: the sign-up's fields, its source included. */
 const JOIN_FIELDS = Object.keys(waitlistSignupSchema.shape) as (keyof JoinValues)[];
 
-export type JoinContext = {
+type JoinContext = {
   /** The post's own headers: its origin, client address and request id go through to the handler. */
   headers: Headers;
   handleSignup: SignupHandler;

@@ -9,7 +9,7 @@ import { GroupCommit, type Outcome } from "../group-commit";
 import { errorFields, log } from "../log";
 import { utcDay } from "../time";
 
-export type RefusalReason = "disposable" | "denied" | "already_registered";
+type RefusalReason = "disposable" | "denied" | "already_registered";
 
 type Refusal = { day: string; reason: RefusalReason; domain: string };
 

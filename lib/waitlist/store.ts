@@ -194,7 +194,7 @@ function writerFor(database: Database, maxPending?: number): GroupCommit<Pending
   return writer;
 }
 
-export type AddOptions = {
+type AddOptions = {
   /** The security-question token's id: unique, so a token admits one sign-up. */
   challengeId?: string | null;
   database?: Database;

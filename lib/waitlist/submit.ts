@@ -12,7 +12,7 @@ const CHALLENGE_ENDPOINT = "/api/waitlist/challenge";
 
 export type ServerChallenge = { challenge: Challenge; token: string };
 
-export type SubmitResult =
+type SubmitResult =
   | { ok: true }
   | {
       ok: false;

@@ -15,7 +15,7 @@ import { entryToken, entryUrl, publicIdFromToken, UNSUBSCRIBED_PROBLEM } from ".
 /** Whom the audit log names for an unsubscribe: the visitor, through their mail program. */
 const VISITOR: Actor = { email: "visitor (one-click unsubscribe)", operatorId: null };
 
-export type Unsubscribed = "unsubscribed" | "already" | "gone";
+type Unsubscribed = "unsubscribed" | "already" | "gone";
 
 /** Marks the entry unsubscribed (the first time is kept) and gives up its pending emails, in one transaction. */
 async function unsubscribe(database: Database, publicId: string, now = new Date()): Promise<Unsubscribed> {
@@ -34,7 +34,7 @@ async function unsubscribe(database: Database, publicId: string, now = new Date(
   });
 }
 
-export type UnsubscribeOptions = { siteUrl: string; secret: string; database: () => Database; now?: () => Date };
+type UnsubscribeOptions = { siteUrl: string; secret: string; database: () => Database; now?: () => Date };
 
 /** The handlers of UNSUBSCRIBE_PATH/<token>: POST unsubscribes, GET leads to the visitor's page. */
 export function createUnsubscribeHandlers(options: UnsubscribeOptions) {

@@ -27,7 +27,7 @@ const NOT_INCLUDED =
   "and our internal ids. Our team's own notes from talking with you are not in this file: write to hello@fieldcrew.app and we will send them. " +
   "A keyed hash of your address may be kept after you leave, only so that we never email you again.";
 
-export type EntryDataResult = ByLink<Record<string, unknown>>;
+type EntryDataResult = ByLink<Record<string, unknown>>;
 
 /** The entry a signed link names, with what was owed and sent about it, as the visitor downloads it. */
 async function loadEntryData(

@@ -145,7 +145,7 @@ function backToPage(token: string, done?: EntryAction): Response {
   return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
 }
 
-export type EntryActionOptions = { siteUrl: string; secret: string; database?: () => Database; now?: () => Date };
+type EntryActionOptions = { siteUrl: string; secret: string; database?: () => Database; now?: () => Date };
 
 /** A refusal of the page's buttons: the sentence as text, for the browser to show. */
 function refuse(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {

@@ -6,7 +6,7 @@ import { afterAll, beforeEach, inject } from "vitest";
 import { closeDatabase, getDatabase } from "@/lib/db";
 
 /** A row of waitlist_entries exactly as stored, column names and all (read with SQL, not mapped by the client). */
-export type StoredEntry = {
+type StoredEntry = {
   id: number;
   company_name: string;
   contact_name: string;
