@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -25,6 +26,9 @@ export default defineConfig({
     // Migrates one template database per run; each test file works on its own copy.
     globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 30_000,
+    // Vitest leaves one core free by default: on a 2-core machine, one test file at a time. The
+    // files wait on child processes, fsync and timers often enough to use every core.
+    maxWorkers: availableParallelism(),
     hookTimeout: 60_000,
     projects: [
       // Every unit test runs twice, once per driver adapter the site supports: better-sqlite3 (the
