@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from "node:crypto";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumLaunchOptions, missingChromium } from "./e2e/support/browser";
-import { E2E_DATABASE_URL, E2E_MAIL_DIR, E2E_MAIL_PORT, E2E_PORT } from "./e2e/support/config";
+import { E2E_DATABASE_URL, E2E_MAIL_DIR, E2E_MAIL_PORT, E2E_PORT, E2E_SITE_URL } from "./e2e/support/config";
 
 /**
- * By default the suite builds the site, migrates a fresh database of its own and
+ * By default the suite builds the site (when its inputs changed since the last build), migrates a fresh database of its own and
  * starts the site's server (server.ts) on a test port, as `npm start` does. Set E2E_BASE_URL to test a server that is
  * already running instead (see README).
  */
@@ -15,8 +15,7 @@ if (noBrowser) {
 }
 
 const externalBaseUrl = process.env.E2E_BASE_URL;
-// localhost, not 127.0.0.1: WebAuthn refuses an IP address as the relying party (the console's passkeys).
-const baseURL = externalBaseUrl ?? `http://localhost:${E2E_PORT}`;
+const baseURL = externalBaseUrl ?? E2E_SITE_URL;
 
 export default defineConfig({
   testDir: "e2e",
@@ -52,7 +51,8 @@ export default defineConfig({
           stderr: "pipe",
         },
         {
-          command: `rm -rf .tmp/e2e && npm run db:migrate && npm run build && node --import tsx server.ts --port ${E2E_PORT}`,
+          // The build is made only when its inputs changed (npm test makes it first, for this address).
+          command: `rm -rf .tmp/e2e && npm run db:migrate && tsx lib/build/main.ts && node --import tsx server.ts --port ${E2E_PORT}`,
           url: `${baseURL}/`,
           env: {
             DATABASE_URL: E2E_DATABASE_URL,

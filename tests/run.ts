@@ -1,52 +1,166 @@
 /**
- * `npm test`: every stage in turn, stopping at the first that fails, and at the end each stage's
- * time, so a slow stage names itself. The stages are the scripts of package.json (each can be
- * run alone); the production build is made once, by the first stage that needs it (e2e), and
- * reused by the rest while its inputs are unchanged (lib/build/inputs.ts). TEST_STAGES=lint,test:unit
- * runs only those, in this order.
+ * `npm test`: every stage, side by side where they can be, stopping everything at the first that
+ * fails, and at the end each stage's time, so a slow stage names itself.
+ *
+ * Each stage is a script of package.json that can be run alone (the unit tests' two drivers are
+ * `test:unit`'s two halves). The production build is made once (lib/build/main.ts: skipped while its
+ * inputs are unchanged), for the e2e server's address; a stage that starts a server waits for it.
+ *
+ * The lanes run side by side, each lane's stages one after another, packed by what each stage used
+ * alone on the 2-core machine (CPU seconds / wall seconds): unit 318/179 for both drivers, e2e
+ * 193/253 with its build, instances 56/52, faults 106/160, chaos 199/197, crash 24/25, soak 18/25.
+ * Faults, e2e and the durability runs wait on timeouts, browsers and kills for much of their time,
+ * and chaos is three minutes of a fixed flood whatever else runs: three lanes keep both cores busy
+ * where two left a third of the run idle. No two stages that can run at once share a port or a file.
+ *
+ * A stage's output goes to .tmp/test-logs/<stage>.log, and all of it is printed when the stage
+ * fails. TEST_STAGES=lint,test:unit runs only those, one after another, with their output on the
+ * terminal; TEST_SERIAL=1 runs every stage that way.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { E2E_SITE_URL } from "../e2e/support/config";
 
-const STAGES = [
-  "db:generate",
-  "typecheck",
-  "lint",
-  "test:unit",
-  "test:e2e",
-  "test:instances",
-  "test:faults",
-  "test:crash",
-  "test:soak",
-  "test:chaos",
-] as const;
+type Stage = { command: string[]; env?: Record<string, string>; needsBuild?: boolean };
 
-const chosen = process.env.TEST_STAGES?.split(",").map((stage) => stage.trim());
-const unknown = chosen?.filter((stage) => !(STAGES as readonly string[]).includes(stage)) ?? [];
+const npmRun = (script: string, ...args: string[]) => ["npm", "run", "--silent", script, ...(args.length ? ["--", ...args] : [])];
+
+const STAGES: Record<string, Stage> = {
+  "db:generate": { command: npmRun("db:generate") },
+  typecheck: { command: npmRun("typecheck") },
+  lint: { command: npmRun("lint") },
+  // What `npm start` builds, but for the e2e server's address (SITE_URL is baked into the pages).
+  build: { command: ["npx", "tsx", "lib/build/main.ts"], env: { SITE_URL: E2E_SITE_URL } },
+  "test:unit (better-sqlite3)": { command: ["npx", "vitest", "run", "--project", "better-sqlite3"] },
+  "test:unit (libsql)": { command: ["npx", "vitest", "run", "--project", "libsql"] },
+  "test:e2e": { command: npmRun("test:e2e"), needsBuild: true },
+  "test:instances": { command: npmRun("test:instances"), needsBuild: true },
+  "test:faults": { command: npmRun("test:faults"), needsBuild: true },
+  "test:crash": { command: npmRun("test:crash"), needsBuild: true },
+  "test:soak": { command: npmRun("test:soak"), needsBuild: true },
+  "test:chaos": { command: npmRun("test:chaos"), needsBuild: true },
+};
+
+/** db:generate first (everything reads the generated client); then these side by side. */
+const LANES: readonly (readonly string[])[] = [
+  ["typecheck", "lint", "test:unit (better-sqlite3)", "test:e2e"],
+  ["build", "test:faults", "test:crash", "test:soak", "test:instances"],
+  ["test:unit (libsql)", "test:chaos"],
+];
+
+/** One after another, for TEST_SERIAL and TEST_STAGES. */
+const SERIAL_ORDER = ["db:generate", "typecheck", "lint", ...Object.keys(STAGES).filter((name) => name.startsWith("test:")), "build"];
+
+/** A name in TEST_STAGES: a stage, or a script several stages make up (test:unit is both drivers). */
+const stagesNamed = (name: string) => SERIAL_ORDER.filter((stage) => stage === name || stage.startsWith(`${name} (`));
+const chosen = process.env.TEST_STAGES?.split(",").map((name) => name.trim());
+const unknown = chosen?.filter((name) => stagesNamed(name).length === 0) ?? [];
 if (unknown.length > 0) {
-  console.error(`TEST_STAGES names no stage called ${unknown.join(", ")}: choose from ${STAGES.join(", ")}.`);
+  console.error(`TEST_STAGES names no stage called ${unknown.join(", ")}: choose from ${[...SERIAL_ORDER, "test:unit"].join(", ")}.`);
   process.exit(2);
 }
-const stages = chosen ? STAGES.filter((stage) => chosen.includes(stage)) : STAGES;
+const serial = !!process.env.TEST_SERIAL || chosen !== undefined;
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(0).padStart(5)} s`;
-const times: [string, number, string][] = [];
+const LOG_DIR = path.join(".tmp", "test-logs");
+mkdirSync(LOG_DIR, { recursive: true });
+
+type Outcome = { stage: string; ms: number; status: "ok" | "failed" | "stopped" };
+const outcomes: Outcome[] = [];
+const running = new Set<ChildProcess>();
+let failed: Outcome | null = null;
 const started = performance.now();
-let failed: string | null = null;
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s`;
 
-for (const stage of stages) {
-  console.log(`\n▶ npm run ${stage}`);
+/** Runs one stage, its output to its log (or the terminal when serial); resolves when it ends. */
+function runStage(name: string): Promise<Outcome> {
+  const stage = STAGES[name]!;
+  const log = path.join(LOG_DIR, `${name.replace(/[^\w.-]+/g, "-").replace(/-+$/, "")}.log`);
   const from = performance.now();
-  const run = spawnSync("npm", ["run", "--silent", stage], { stdio: "inherit" });
-  const ok = run.status === 0;
-  times.push([stage, performance.now() - from, ok ? "ok" : `failed (exit ${run.status ?? run.signal})`]);
-  if (!ok) {
-    failed = stage;
-    break;
+  console.log(`${elapsed()}  ▶ ${name}${serial ? "" : `  (output: ${log})`}`);
+  return new Promise((resolve) => {
+    const [command, ...args] = stage.command;
+    // Its own process group, so a failure elsewhere stops the stage and every process it started.
+    const child = spawn(command!, args, {
+      env: { ...process.env, ...stage.env },
+      stdio: serial ? "inherit" : ["ignore", "pipe", "pipe"],
+      detached: !serial,
+    });
+    if (!serial) {
+      const file = createWriteStream(log);
+      child.stdout!.pipe(file, { end: false });
+      child.stderr!.pipe(file, { end: false });
+      child.on("close", () => file.end());
+    }
+    running.add(child);
+    child.on("close", (code, signal) => {
+      running.delete(child);
+      const stopped = failed !== null && code !== 0;
+      const outcome: Outcome = { stage: name, ms: performance.now() - from, status: code === 0 ? "ok" : stopped ? "stopped" : "failed" };
+      outcomes.push(outcome);
+      console.log(`${elapsed()}  ${code === 0 ? "✓" : stopped ? "■" : "✗"} ${name} (${(outcome.ms / 1000).toFixed(0)} s)`);
+      if (outcome.status === "failed") {
+        failed = outcome;
+        if (!serial) {
+          console.log(`\n---- ${name}: exit ${code ?? signal}; its output (${log}):\n${readFileSync(log, "utf8")}\n---- end of ${name}\n`);
+        }
+        stopOthers();
+      }
+      resolve(outcome);
+    });
+  });
+}
+
+/** Stops every stage still running (its whole process group). */
+function stopOthers(): void {
+  for (const child of running) {
+    try {
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
   }
 }
 
-const lines = times.map(([stage, ms, outcome]) => `  ${stage.padEnd(16)}${seconds(ms)}  ${outcome}`);
-const skipped = stages.slice(times.length).map((stage) => `  ${stage.padEnd(16)}      -  not run`);
-console.log(`\nnpm test: ${seconds(performance.now() - started).trim()} in all\n${[...lines, ...skipped].join("\n")}`);
+let built: Promise<Outcome> | undefined;
+/** The build, once, whichever lane asks first. */
+const build = () => (built ??= runStage("build"));
+
+/** A lane: its stages in order, until one fails anywhere. */
+async function runLane(stages: readonly string[]): Promise<void> {
+  for (const stage of stages) {
+    if (STAGES[stage]!.needsBuild) await build();
+    if (failed) return;
+    await (stage === "build" ? build() : runStage(stage));
+  }
+}
+
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+] as const) {
+  process.on(signal, () => {
+    stopOthers();
+    process.exit(code);
+  });
+}
+
+const wanted = (stage: string) => !chosen || chosen.some((name) => stagesNamed(name).includes(stage));
+const order = SERIAL_ORDER.filter((stage) => stage === "db:generate" || wanted(stage));
+if (serial) {
+  await runLane(order);
+} else {
+  await runLane(["db:generate"]);
+  await Promise.all(LANES.map((lane) => runLane(lane)));
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(0).padStart(5)} s`;
+const shown = [...order, ...outcomes.map((o) => o.stage).filter((stage) => !order.includes(stage))];
+const lines = shown.map((stage) => {
+  const outcome = outcomes.find((o) => o.stage === stage);
+  return outcome ? `  ${stage.padEnd(28)}${seconds(outcome.ms)}  ${outcome.status}` : `  ${stage.padEnd(28)}      -  not run`;
+});
+const lanes = serial ? "" : `\nlanes: ${LANES.map((lane) => lane.join(" → ")).join("\n       ")}`;
+console.log(`\nnpm test: ${seconds(performance.now() - started).trim()} in all${lanes}\n${lines.join("\n")}`);
 process.exit(failed ? 1 : 0);
