@@ -5,13 +5,11 @@
  * process shows it: exit codes, a pseudo-terminal, the memory of a big export.
  */
 import { spawnSync } from "node:child_process";
-import { Readable, Writable } from "node:stream";
 import { chmodSync, copyFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, inject, it } from "vitest";
 import { getDatabase } from "@/lib/db";
-import { runCommandLine } from "@/lib/operator/command-line";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { removeEntry } from "@/lib/waitlist/visitor-entry";
@@ -22,63 +20,21 @@ import { CLIENT_ADDRESS_HEADER } from "@/lib/security/client-address";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
 import { signedUpOwing } from "./support/deliveries";
 import { validSignup } from "./support/requests";
+import { waitlistCommand, waitlistProcess as spawnedWaitlist, type CommandRun } from "./support/waitlist-command";
 
 const { file } = setUpTestDatabase();
 const workDir = path.dirname(file);
 
-type Run = { status: number | null; stdout: string; stderr: string };
+type Run = CommandRun;
 type RunOptions = { input?: string; databaseUrl?: string };
 
-/** A stream that keeps what is written to it, as a pipe to the test would. */
-function collected(): Writable & { text: () => string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  });
-  return Object.assign(stream, { text: () => Buffer.concat(chunks).toString("utf8") });
-}
+/** The command in this process, on this file's database unless `databaseUrl` names another. */
+const waitlist = (args: string[], options: RunOptions = {}) =>
+  waitlistCommand(args, { input: options.input, env: { DATABASE_URL: options.databaseUrl ?? `file:${file}` } });
 
-/**
- * `npm run waitlist -- ARGS` in this process: everything the command does after Node has started
- * (lib/operator/command-line.ts), with standard input and output as pipes. Starting a process
- * costs most of a second each time; `waitlistProcess` below proves the process itself.
- */
-async function waitlist(args: string[], options: RunOptions = {}): Promise<Run> {
-  const [stdout, stderr] = [collected(), collected()];
-  const databaseUrl = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = options.databaseUrl ?? `file:${file}`;
-  try {
-    const status = await runCommandLine(args, { stdout, stderr, stdin: Readable.from([options.input ?? ""]) });
-    return { status, stdout: stdout.text(), stderr: stderr.text() };
-  } finally {
-    process.env.DATABASE_URL = databaseUrl;
-  }
-}
-
-/** The real command as its own process (`node --import tsx lib/operator/main.ts`, what `npm run waitlist` runs). */
-function waitlistProcess(args: string[], options: RunOptions & { preload?: string; heapMiB?: number } = {}): Run {
-  const result = spawnSync(
-    process.execPath,
-    [
-      ...(options.heapMiB ? [`--max-old-space-size=${options.heapMiB}`] : []),
-      ...(options.preload ? ["--require", options.preload] : []),
-      "--import",
-      "tsx",
-      "lib/operator/main.ts",
-      ...args,
-    ],
-    {
-      encoding: "utf8",
-      input: options.input ?? "",
-      env: { ...process.env, DATABASE_URL: options.databaseUrl ?? `file:${file}` },
-      maxBuffer: 256 * 1024 * 1024,
-    },
-  );
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+/** The real command as a process, on this file's database unless `databaseUrl` names another. */
+const waitlistProcess = (args: string[], options: RunOptions & { preload?: string; heapMiB?: number } = {}) =>
+  spawnedWaitlist(args, { ...options, env: { DATABASE_URL: options.databaseUrl ?? `file:${file}` } });
 
 type Seed = Partial<Record<string, unknown>> & { daysAgo?: number };
 

@@ -4,7 +4,6 @@
  * links, the summary tables the triggers keep, the list's filters, search and
  * paging, and the `operators` commands as the shell runs them.
  */
-import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { invitedOperator, spendInvitation } from "@/lib/auth/invitations";
 import { getDatabase } from "@/lib/db";
@@ -17,6 +16,7 @@ import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { setUpTestDatabase } from "./support/database";
 import { validSignup } from "./support/requests";
+import { waitlistCommand } from "./support/waitlist-command";
 
 const { file } = setUpTestDatabase();
 const SITE = "http://localhost:3000";
@@ -74,32 +74,28 @@ describe("operators and their enrolment links", () => {
     ]);
   });
 
-  it("the operators commands, as the shell runs them", () => {
+  it("the operators commands, as the shell runs them", async () => {
     const run = (args: string[], input = "") =>
-      spawnSync(process.execPath, ["--import", "tsx", "lib/operator/main.ts", ...args], {
-        encoding: "utf8",
-        input,
-        env: { ...process.env, DATABASE_URL: `file:${file}`, SITE_URL: SITE, SMTP_URL: "", MAIL_FROM: "" },
-      });
-    const added = run(["operators", "add", "cy@fieldcrew.app", "--name", "Cy"]);
+      waitlistCommand(args, { input, env: { DATABASE_URL: `file:${file}`, SITE_URL: SITE, SMTP_URL: "", MAIL_FROM: "" } });
+    const added = await run(["operators", "add", "cy@fieldcrew.app", "--name", "Cy"]);
     expect(added.status).toBe(0);
     expect(added.stdout).toMatch(/cy@fieldcrew\.app is now an operator\.[\s\S]*http:\/\/localhost:3000\/operator\/enrol#/);
-    expect(run(["operators", "add", "cy@fieldcrew.app"]).status).toBe(1);
+    expect((await run(["operators", "add", "cy@fieldcrew.app"])).status).toBe(1);
     // The first operator is an admin; later ones members unless --role says otherwise.
     expect(added.stdout).toContain("Role: admin.");
-    expect(run(["operators", "add", "dee@fieldcrew.app"]).stdout).toContain("Role: member.");
-    expect(run(["operators", "add", "eli@fieldcrew.app", "--role", "owner"]).stderr).toContain('"owner" is not a role');
-    expect(run(["operators", "list"]).stdout).toMatch(
+    expect((await run(["operators", "add", "dee@fieldcrew.app"])).stdout).toContain("Role: member.");
+    expect((await run(["operators", "add", "eli@fieldcrew.app", "--role", "owner"])).stderr).toContain('"owner" is not a role');
+    expect((await run(["operators", "list"])).stdout).toMatch(
       /cy@fieldcrew\.app\s+Cy\s+admin\s+0\s+no\s+never[\s\S]*dee@fieldcrew\.app\s+dee\s+member/,
     );
     // There is always an admin: the last one can be neither removed nor made a member.
-    expect(run(["operators", "role", "cy@fieldcrew.app", "member"]).stderr).toContain("There must always be an admin");
-    expect(run(["operators", "remove", "cy@fieldcrew.app", "--yes"]).stderr).toContain("There must always be an admin");
-    expect(run(["operators", "role", "dee@fieldcrew.app", "admin"]).stdout).toContain("dee@fieldcrew.app is now an admin.");
-    expect(run(["operators", "remove", "cy@fieldcrew.app"], "no\n").status).toBe(1);
-    expect(run(["operators", "remove", "cy@fieldcrew.app", "--yes"]).stdout).toContain("Removed cy@fieldcrew.app");
-    expect(run(["operators", "frobnicate"]).status).toBe(2);
-    expect(run(["audit"]).stdout).toMatch(/Removed an operator[\s\S]*Changed an operator[\s\S]*Invited an operator/);
+    expect((await run(["operators", "role", "cy@fieldcrew.app", "member"])).stderr).toContain("There must always be an admin");
+    expect((await run(["operators", "remove", "cy@fieldcrew.app", "--yes"])).stderr).toContain("There must always be an admin");
+    expect((await run(["operators", "role", "dee@fieldcrew.app", "admin"])).stdout).toContain("dee@fieldcrew.app is now an admin.");
+    expect((await run(["operators", "remove", "cy@fieldcrew.app"], "no\n")).status).toBe(1);
+    expect((await run(["operators", "remove", "cy@fieldcrew.app", "--yes"])).stdout).toContain("Removed cy@fieldcrew.app");
+    expect((await run(["operators", "frobnicate"])).status).toBe(2);
+    expect((await run(["audit"])).stdout).toMatch(/Removed an operator[\s\S]*Changed an operator[\s\S]*Invited an operator/);
   });
 });
 
