@@ -9,11 +9,18 @@
  * page's ratio to the hello-world page, and how long it all took; full reports
  * go to bench/results/ (ignored by git).
  *
+ * It also prints where each page's main-thread time goes (Lighthouse's mainthread-work-breakdown:
+ * script evaluation, parsing and compiling, style and layout, ...) beside hello-world's, so a
+ * regression names its cause.
+ *
  *   npm run bench:pages        9 mobile and 3 desktop runs by default (LIGHTHOUSE_RUNS sets both);
  *                              CHROME_PATH to use another Chromium;
  *                              for a quick look: LIGHTHOUSE_PRESETS=mobile LIGHTHOUSE_PAGES=/,/about
+ *                              LIGHTHOUSE_CPU_SLOWDOWN=N: the mobile preset's CPU slowdown (4 by
+ *                              default), to play a slower phone or machine
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { throttling } from "lighthouse/core/config/constants.js";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -41,7 +48,18 @@ const RUNS: Record<Preset, number> = process.env.LIGHTHOUSE_RUNS
   : { mobile: 9, desktop: 3 };
 /** The mobile targets against hello-world (issue 29): performance within 0.01, TBT at most this many times. */
 const TBT_TARGET = 1.1;
-type Sample = Record<(typeof CATEGORIES)[number], number> & Record<keyof typeof METRICS, number>;
+/** Lighthouse's groups of main-thread work (mainthread-work-breakdown), in the order printed. */
+const WORK = {
+  script: "scriptEvaluation",
+  parse: "scriptParseCompile",
+  style: "styleLayout",
+  paint: "paintCompositeRender",
+  html: "parseHTML",
+  gc: "garbageCollection",
+  other: "other",
+} as const;
+type Sample = Record<(typeof CATEGORIES)[number], number> & Record<keyof typeof METRICS, number> & Record<keyof typeof WORK, number>;
+const CPU_SLOWDOWN = process.env.LIGHTHOUSE_CPU_SLOWDOWN ? Number(process.env.LIGHTHOUSE_CPU_SLOWDOWN) : undefined;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -63,7 +81,13 @@ async function audit(url: string, preset: Preset, reportFile: string): Promise<S
   const result = await lighthouse(
     url,
     // disableStorageReset: false (the default) clears the origin's cache and storage first.
-    { port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] },
+    {
+      port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: [...CATEGORIES],
+      ...(preset === "mobile" && CPU_SLOWDOWN ? { throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: CPU_SLOWDOWN } } : {}),
+    },
     preset === "desktop" ? desktopConfig : undefined,
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
@@ -73,6 +97,10 @@ async function audit(url: string, preset: Preset, reportFile: string): Promise<S
   const sample = {} as Sample;
   for (const category of CATEGORIES) sample[category] = categories[category]?.score ?? NaN;
   for (const [name, id] of Object.entries(METRICS)) sample[name as keyof typeof METRICS] = audits[id]?.numericValue ?? NaN;
+  const work = (audits["mainthread-work-breakdown"]?.details as { items?: { group: string; duration: number }[] } | undefined)?.items ?? [];
+  for (const [name, group] of Object.entries(WORK)) {
+    sample[name as keyof typeof WORK] = work.filter((item) => item.group === group).reduce((sum, item) => sum + item.duration, 0);
+  }
   return sample;
 }
 
@@ -145,6 +173,20 @@ for (const preset of PRESETS) {
       `${target.name.padEnd(13)} ${m.performance.toFixed(2).padStart(5)}  ${m.accessibility.toFixed(2).padStart(5)}  ${m["best-practices"].toFixed(2).padStart(5)}  ${m.seo.toFixed(2).padStart(5)}  ` +
         `${metric("FCP")}${metric("LCP")}${metric("TBT")}${m.CLS.toFixed(3).padEnd(9)}${metric("SI")}`,
     );
+  }
+  console.log(`\n${preset}: main-thread work, medians in ms (ratio to hello-world in brackets)`);
+  console.log(
+    `page         ${Object.keys(WORK)
+      .map((name) => name.padEnd(14))
+      .join("")}`,
+  );
+  for (const target of targets) {
+    const m = medianOf(`${preset} ${target.name}`);
+    const cell = (field: keyof typeof WORK) =>
+      `${m[field].toFixed(0)}${floor[field] >= 1 && target.name !== "hello-world" ? ` (${(m[field] / floor[field]).toFixed(2)})` : ""}`.padEnd(
+        14,
+      );
+    console.log(`${target.name.padEnd(13)}${(Object.keys(WORK) as (keyof typeof WORK)[]).map(cell).join("")}`);
   }
   for (const target of targets.slice(1)) {
     const m = medianOf(`${preset} ${target.name}`);
