@@ -10,7 +10,7 @@ import { runCommandLine } from "@/lib/operator/command-line";
 
 export type CommandRun = { status: number | null; stdout: string; stderr: string };
 /** What the command reads: standard input, and environment variables over this process's own. */
-export type CommandOptions = { input?: string; env?: Record<string, string | undefined> };
+type CommandOptions = { input?: string; env?: Record<string, string | undefined> };
 
 /** A stream that keeps what is written to it, as a pipe to the test would. */
 function collected(): Writable & { text: () => string } {
