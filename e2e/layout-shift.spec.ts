@@ -2,6 +2,10 @@
  * Nothing moves while a page loads (issue 41): every layout shift Chromium reports from the first
  * paint until the page has loaded, hydrated and gone quiet, at a phone's width and a desktop's,
  * on each public page. A shift of any size fails, with what moved and where from.
+ *
+ * A long page's HTML is parsed, and may be painted, in pieces: on a slow phone or a busy machine
+ * the first paint can come before the browser has read the whole first screen (here, 1 load in 20:
+ * the phone menu painted before its button was read). Hence several loads of each page.
  */
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";

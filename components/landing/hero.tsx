@@ -15,7 +15,10 @@ export function Hero() {
   return (
     <section aria-labelledby="hero-title" className="relative overflow-hidden bg-ink-950 text-white">
       <BrandGlow withCoolCorner />
-      <div className="relative mx-auto grid max-w-6xl grid-cols-1 items-center gap-12 px-4 pt-14 pb-20 sm:px-6 md:pt-20 md:pb-28 lg:grid-cols-[1.15fr_1fr]">
+      {/* Top-aligned, with the card set down by a fixed margin, rather than centred: the browser may
+          paint the page before it has parsed the whole card, and a centred card would move up as its
+          last rows arrive (issue 41, a layout shift of 0.29 on a slow machine). */}
+      <div className="relative mx-auto grid max-w-6xl grid-cols-1 items-start gap-12 px-4 pt-14 pb-20 sm:px-6 md:pt-20 md:pb-28 lg:grid-cols-[1.15fr_1fr]">
         <div>
           <p className="inline-flex items-center gap-2 rounded-full border border-brand-400/40 bg-brand-400/10 px-3 py-1 text-sm font-medium text-brand-100">
             <span aria-hidden="true" className="size-2 rounded-full bg-brand-400" />
@@ -64,7 +67,7 @@ function HeroCard() {
     { time: "1:00", title: "Panel upgrade quote", who: "Dev", status: "Scheduled", tone: "bg-white/10 text-slate-300" },
   ];
   return (
-    <div className="rounded-2xl border border-white/10 bg-white/5 p-5 shadow-2xl ring-1 ring-white/5 sm:p-6">
+    <div className="rounded-2xl border border-white/10 bg-white/5 p-5 shadow-2xl ring-1 ring-white/5 sm:p-6 lg:mt-20">
       <div className="flex items-center justify-between">
         <p className="font-semibold">Today&apos;s jobs</p>
         <p className="text-sm text-slate-400">3 techs · 3 jobs</p>
