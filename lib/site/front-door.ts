@@ -128,11 +128,16 @@ export function createFrontDoor({
       return;
     }
     // Pages rendered per request get a policy with a nonce of their own (Next reads it from the request's policy).
-    const perRequestPage = dev ? undefined : perRequestPageHeaders(pathname);
+    // In development the development policy stays (React's dev build evaluates code); the page's other
+    // headers (no Referer from a visitor's own page, not cached, not indexed) hold there too.
+    const perRequestPage = perRequestPageHeaders(pathname);
     if (perRequestPage) {
-      const pageHeaders = perRequestPage(randomBytes(16).toString("base64"));
-      request.headers["content-security-policy"] = pageHeaders["Content-Security-Policy"];
-      for (const [name, value] of Object.entries(pageHeaders)) response.setHeader(name, value);
+      const { "Content-Security-Policy": policy, ...others } = perRequestPage(randomBytes(16).toString("base64"));
+      if (!dev && policy) {
+        request.headers["content-security-policy"] = policy;
+        response.setHeader("Content-Security-Policy", policy);
+      }
+      for (const [name, value] of Object.entries(others)) response.setHeader(name, value);
     }
     next(request, response).catch((error: unknown) => failed(response, requestId, error, "request handler failed"));
   }
