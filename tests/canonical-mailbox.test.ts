@@ -4,7 +4,7 @@
  * the key of rows already stored, keeping every row and marking the ones that
  * now share a mailbox as duplicates of the oldest.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -122,6 +122,7 @@ describe(`the migration ${CANONICAL_MIGRATION}`, () => {
       );
     } finally {
       await database.$disconnect();
+      for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${file}${suffix}`, { force: true });
     }
   });
 });
