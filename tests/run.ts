@@ -35,7 +35,9 @@ const STAGES: Record<string, Stage> = {
   // What `npm start` builds, but for the e2e server's address (SITE_URL is baked into the pages).
   build: { command: ["npx", "tsx", "lib/build/main.ts"], env: { SITE_URL: E2E_SITE_URL } },
   "test:unit (better-sqlite3)": { command: ["npx", "vitest", "run", "--project", "better-sqlite3"] },
-  "test:unit (libsql)": { command: ["npx", "vitest", "run", "--project", "libsql"] },
+  // One worker: it starts beside the build and the checks, and the two drivers' halves together
+  // then use as many workers as the machine has cores.
+  "test:unit (libsql)": { command: ["npx", "vitest", "run", "--project", "libsql", "--maxWorkers", "1"] },
   "test:e2e": { command: npmRun("test:e2e"), needsBuild: true },
   "test:instances": { command: npmRun("test:instances"), needsBuild: true },
   "test:faults": { command: npmRun("test:faults"), needsBuild: true },

@@ -160,6 +160,11 @@ export async function enableWal(database: Database): Promise<void> {
   await database.$queryRawUnsafe("PRAGMA journal_mode = WAL");
 }
 
+/** Whether SQLite itself waits out another connection's lock before answering busy (better-sqlite3's busy timeout). */
+function sqliteWaitsWhenBusy(): boolean {
+  return databaseSettings().driver !== "libsql";
+}
+
 /**
  * Runs a write (a statement or a whole transaction) again while another connection holds the
  * write lock, until BUSY_TIMEOUT_MS after the first try: SQLite's busy timeout for what it does not
@@ -173,8 +178,9 @@ export async function whileBusy<T>(transaction: () => Promise<T>, waitMs = BUSY_
     try {
       return await transaction();
     } catch (error) {
-      // An attempt that itself took half the window already waited in SQLite's busy handler.
-      const waitedInSqlite = Date.now() - attemptStarted >= waitMs / 2;
+      // An attempt that itself took half the window already waited in SQLite's busy handler; libSQL's
+      // engine has none, so there a slow attempt was slow for other reasons (a busy CPU, a queue).
+      const waitedInSqlite = sqliteWaitsWhenBusy() && Date.now() - attemptStarted >= waitMs / 2;
       if (temporaryKind(error) !== "database_busy" || waitedInSqlite || Date.now() >= giveUpAt) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.min(200, 10 * attempt) + Math.random() * 20));
     }
