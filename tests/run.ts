@@ -113,14 +113,22 @@ function runStage(name: string): Promise<Outcome> {
   });
 }
 
-/** Stops every stage still running (its whole process group). */
+/**
+ * Stops every stage still running (its whole process group). SIGINT, as Ctrl-C would: Playwright
+ * then stops the servers it started in groups of their own (on SIGTERM it left them running, on
+ * the e2e ports, for the next run to trip over); whatever is left after 20 s is killed.
+ */
 function stopOthers(): void {
-  for (const child of running) {
+  const signal = (child: ChildProcess, name: NodeJS.Signals) => {
     try {
-      if (child.pid) process.kill(-child.pid, "SIGTERM");
+      if (child.pid) process.kill(-child.pid, name);
     } catch {
       // Already gone.
     }
+  };
+  for (const child of running) {
+    signal(child, "SIGINT");
+    setTimeout(() => signal(child, "SIGKILL"), 20_000).unref();
   }
 }
 
