@@ -26,8 +26,8 @@ function open(slowQueryMs: number): Database {
   return database;
 }
 
-const slowLines = () =>
-  captured!.lines.filter((line) => line.slow_query !== undefined) as { slow_query: { op: string; ms: number; statement: string } }[];
+type SlowQuery = { op: string; ms: number; cpu_ms?: number; queued_ms?: number; statement: string };
+const slowLines = () => captured!.lines.filter((line) => line.slow_query !== undefined) as { slow_query: SlowQuery }[];
 
 afterEach(async () => {
   captured?.stop();
@@ -48,6 +48,20 @@ describe("the slow-query log", () => {
     expect(line!.slow_query.ms).toBeGreaterThanOrEqual(5);
     expect(captured!.text()).not.toContain(SECRET);
   });
+
+  it.runIf(process.platform === "linux")(
+    "says how much of a slow query's time its thread ran on a CPU or waited for one (Linux)",
+    async () => {
+      const db = open(5);
+      await busyFor(db);
+      const { ms, cpu_ms: cpu, queued_ms: queued } = slowLines()[0]!.slow_query;
+      // Counting in SQLite is CPU work alone: the thread was running or ready to, never waiting on
+      // the disk, so the two account for (nearly) all of it, and never for more (rounding aside).
+      expect(cpu).toBeGreaterThan(0);
+      expect(cpu! + queued!).toBeLessThanOrEqual(ms + 0.3);
+      expect(cpu! + queued!).toBeGreaterThanOrEqual(ms * 0.8);
+    },
+  );
 
   it("names a transaction that stayed open past the threshold by its first statement, however quick each statement was", async () => {
     const db = open(50);

@@ -70,9 +70,15 @@ export type WorkerConnectionOptions = {
 };
 
 type Failure = { name?: string; message?: string; cause?: unknown; code?: string };
-/** slowMs: the request kept the thread that long; openMs: the transaction it ended was open that long (each only past slowQueryMs). */
+/**
+ * slowMs: the request kept the thread that long, of which cpuMs on a CPU and queuedMs ready but
+ * waiting for one (Linux only); openMs: the transaction it ended was open that long (each only past
+ * slowQueryMs).
+ */
 type Reply = ({ id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure }) & {
   slowMs?: number;
+  cpuMs?: number;
+  queuedMs?: number;
   openMs?: number;
   firstStatement?: string;
 };
@@ -93,7 +99,15 @@ function statementOf(op: string, arg: unknown): string {
 function logSlow(reply: Reply, pending: Waiting): void {
   if (reply.slowMs !== undefined)
     log.warn(
-      { slow_query: { op: pending.op, ms: reply.slowMs, statement: statementOf(pending.op, pending.arg) } },
+      {
+        slow_query: {
+          op: pending.op,
+          ms: reply.slowMs,
+          cpu_ms: reply.cpuMs,
+          queued_ms: reply.queuedMs,
+          statement: statementOf(pending.op, pending.arg),
+        },
+      },
       "the database was busy with one query",
     );
   if (reply.openMs !== undefined) {

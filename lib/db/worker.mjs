@@ -5,6 +5,7 @@
 // sign-ups here), on the thread that calls them: on the main thread that would stop the event
 // loop, and every request with it.
 import { parentPort, workerData } from "node:worker_threads";
+import { threadTimes } from "./thread-time.mjs";
 
 /** What can cross to the main thread: a plain object the main thread turns back into an error. */
 function portable(error) {
@@ -110,10 +111,26 @@ function slow(ms) {
   return ms >= workerData.slowMs ? Math.round(ms * 10) / 10 : undefined;
 }
 
+const tenths = (ms) => Math.round(ms * 10) / 10;
+/** This thread's CPU and run-queue times (Linux), read around each request. */
+const times = threadTimes();
+
+/**
+ * Of a slow request's time, how much this thread ran on a CPU and how much it was ready but waited
+ * for one: a statement slow for want of CPU (other threads and processes busy) reads as queued,
+ * one slow for its own work as CPU; the rest was waiting on the disk (a sync), a lock or a sleep.
+ */
+function spentSince(before) {
+  if (!before) return {};
+  const after = times();
+  return { cpuMs: tenths(after.cpuMs - before.cpuMs), queuedMs: tenths(after.queuedMs - before.queuedMs) };
+}
+
 parentPort.on("message", async ({ id, op, tx, arg }) => {
   // Only the main side's numbered requests are ours to answer.
   if (typeof id !== "number") return;
   const started = performance.now();
+  const timesBefore = times?.();
   /** The transaction this request ends (commit, rollback), for the slow log. */
   let ended;
   try {
@@ -137,17 +154,19 @@ parentPort.on("message", async ({ id, op, tx, arg }) => {
       else await target.rollback();
     } else if (op === "shedConnection") await shedConnection();
     else if (op === "dispose") await Promise.all([adapter.dispose(), presence?.dispose()]);
-    const took = performance.now() - started;
+    const slowMs = slow(performance.now() - started);
     const openMs = ended === undefined ? undefined : slow(performance.now() - ended.began);
     parentPort.postMessage({
       id,
       ok: true,
       value,
-      slowMs: slow(took),
+      slowMs,
+      ...(slowMs === undefined ? {} : spentSince(timesBefore)),
       openMs,
       firstStatement: openMs === undefined ? undefined : ended.first,
     });
   } catch (error) {
-    parentPort.postMessage({ id, ok: false, error: portable(error), slowMs: slow(performance.now() - started) });
+    const slowMs = slow(performance.now() - started);
+    parentPort.postMessage({ id, ok: false, error: portable(error), slowMs, ...(slowMs === undefined ? {} : spentSince(timesBefore)) });
   }
 });
