@@ -1,10 +1,16 @@
 /**
  * Launch day's receivers for the benchmarks (BENCH_DELIVERIES=fast|slow|refusing): the SMTP server
- * and webhook receiver of ./receivers.mjs in a thread of the benchmark's process, and the
- * environment that points the site at them with the hourly mail caps raised as a launch would
- * raise them.
+ * and webhook receiver of ./receivers.mjs in a process of their own, and the environment that
+ * points the site at them with the hourly mail caps raised as a launch would raise them.
+ *
+ * In production the mail server and the webhook's receiver run on other machines; here they share
+ * the site's cores, so their process runs at the lowest priority (niceness 19): the CPU they take
+ * is what the site leaves, and the benchmark measures the site's own cost of delivering, not the
+ * receivers' cost of receiving. Before, in a thread of the benchmark at normal priority, they kept
+ * the database thread waiting for a CPU mid-statement while deliveries drained (docs/performance.md).
  */
-import { Worker } from "node:worker_threads";
+import { fork } from "node:child_process";
+import { setPriority } from "node:os";
 
 export const MAIL_MODES = ["fast", "slow", "refusing"] as const;
 type MailMode = (typeof MAIL_MODES)[number];
@@ -33,16 +39,27 @@ export function mailModeFromEnv(): MailMode | undefined {
 }
 
 export async function startLaunchReceivers(mail: MailMode): Promise<LaunchReceivers> {
-  const thread = new Worker(new URL("./receivers.mjs", import.meta.url), { workerData: { mail } });
+  const receivers = fork(new URL("./receivers.mjs", import.meta.url), [mail], {
+    execArgv: [],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  setPriority(receivers.pid!, 19);
   const next = <T>(type: string) =>
     new Promise<T>((resolve, reject) => {
+      const onExit = (code: number | null) => fail(new Error(`the receivers' process ended (exit ${code})`));
+      const stop = () => {
+        receivers.off("message", onMessage).off("error", fail).off("exit", onExit);
+      };
+      const fail = (error: Error) => {
+        stop();
+        reject(error);
+      };
       const onMessage = (message: { type: string }) => {
         if (message.type !== type) return;
-        thread.off("message", onMessage);
+        stop();
         resolve(message as T);
       };
-      thread.on("message", onMessage);
-      thread.once("error", reject);
+      receivers.on("message", onMessage).on("error", fail).on("exit", onExit);
     });
   const { smtpPort, webhookPort } = await next<{ smtpPort: number; webhookPort: number }>("ready");
   return {
@@ -58,11 +75,13 @@ export async function startLaunchReceivers(mail: MailMode): Promise<LaunchReceiv
     },
     report: () => {
       const answer = next<ReceiverReport>("report");
-      thread.postMessage({ type: "report" });
+      receivers.send({ type: "report" });
       return answer;
     },
     close: async () => {
-      await thread.terminate();
+      const exited = new Promise((resolve) => receivers.once("exit", resolve));
+      receivers.kill();
+      await exited;
     },
   };
 }

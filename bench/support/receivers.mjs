@@ -1,10 +1,10 @@
 /**
  * The receivers a launch-day run delivers to (bench/signup-load.ts, BENCH_DELIVERIES): an SMTP
- * server (smtp-server) and a webhook receiver (node:http), in a thread of the benchmark's process,
- * so that their work never holds up the load generator's event loop. Plain JavaScript: a worker
- * thread does not get tsx's loader.
+ * server (smtp-server) and a webhook receiver (node:http), in a process of their own
+ * (./launch-receivers.ts starts it), so that their work never holds up the load generator's event
+ * loop nor counts as the site's. Plain JavaScript: it runs on node alone, without tsx.
  *
- * workerData.mail says how the mail server behaves:
+ * Its first argument says how the mail server behaves:
  *   "fast"     accepts every message at once;
  *   "slow"     accepts each message 200 ms after its data arrived;
  *   "refusing" refuses every tenth new message once (451, try again later), accepting it when
@@ -15,11 +15,10 @@
  * answers { type: "report" } with those counts and when the last one arrived.
  */
 import { createServer } from "node:http";
-import { parentPort, workerData } from "node:worker_threads";
 import { SMTPServer } from "smtp-server";
 
 const SLOW_MS = 200;
-const mode = workerData?.mail ?? "fast";
+const mode = process.argv[2] ?? "fast";
 
 const accepted = new Map();
 let lastArrival = 0;
@@ -73,12 +72,9 @@ const webhook = createServer((request, response) => {
 const smtpPort = await new Promise((resolve) => smtp.listen(0, "127.0.0.1", () => resolve(smtp.server.address().port)));
 const webhookPort = await new Promise((resolve) => webhook.listen(0, "127.0.0.1", () => resolve(webhook.address().port)));
 
-parentPort.on("message", (message) => {
-  if (message?.type === "report") parentPort.postMessage({ type: "report", accepted: [...accepted], lastArrival, refused });
-  if (message?.type === "close") {
-    webhook.closeAllConnections();
-    webhook.close();
-    smtp.close(() => process.exit(0));
-  }
+process.on("message", (message) => {
+  if (message?.type === "report") process.send({ type: "report", accepted: [...accepted], lastArrival, refused });
 });
-parentPort.postMessage({ type: "ready", smtpPort, webhookPort });
+// The benchmark going away (its IPC channel closing) ends the receivers too.
+process.on("disconnect", () => process.exit(0));
+process.send({ type: "ready", smtpPort, webhookPort });
