@@ -56,8 +56,8 @@ function rowsOf(event: Counting): { step: Step; dimension: Dimension; value: str
 }
 
 async function writeBatch(database: Database, capPerAddress: number, batch: Counting[]): Promise<Outcome<boolean>[]> {
-  return whileBusy(() =>
-    database.$transaction(async (tx) => {
+  return whileBusy(database, (db) =>
+    db.$transaction(async (tx) => {
       // 1. The cap: each address's events of the day, this batch's added, the new totals returned.
       const perAddress = new Map<string, { day: string; address: string; events: number }>();
       for (const event of batch) {

@@ -132,7 +132,11 @@ export function createDatabase(settings: DatabaseSettings = databaseSettings(), 
     const shown = path.relative(process.cwd(), settings.file) || settings.file;
     throw new DatabaseMissing(`There is no waitlist database at ${shown} yet. Run npm run db:migrate (npm start does it first).`);
   }
-  return new PrismaClient({ adapter: driverAdapter(settings, connection) });
+  const database = new PrismaClient({ adapter: driverAdapter(settings, connection) });
+  // better-sqlite3 waits out another connection's lock in SQLite's busy handler; libSQL's engine,
+  // embedded or on a server, has none.
+  sqliteWaitsWhenBusy.set(database, settings.driver !== "libsql");
+  return database;
 }
 
 /** The process's one client for DATABASE_URL (lib/singleton.ts), made on first use (never at build time). */
@@ -160,27 +164,25 @@ export async function enableWal(database: Database): Promise<void> {
   await database.$queryRawUnsafe("PRAGMA journal_mode = WAL");
 }
 
-/** Whether SQLite itself waits out another connection's lock before answering busy (better-sqlite3's busy timeout). */
-function sqliteWaitsWhenBusy(): boolean {
-  return databaseSettings().driver !== "libsql";
-}
+/** Per client: whether SQLite itself waits out another connection's lock before answering busy (better-sqlite3's busy timeout). */
+const sqliteWaitsWhenBusy = new WeakMap<Database, boolean>();
 
 /**
- * Runs a write (a statement or a whole transaction) again while another connection holds the
+ * Runs a write (a statement or a whole transaction) on a client again while another connection holds the
  * write lock, until BUSY_TIMEOUT_MS after the first try: SQLite's busy timeout for what it does not
  * cover (libSQL's embedded engine has none; an interactive transaction's first write). Only
  * "busy" is tried again, and a busy better-sqlite3 already waited out is thrown, never waited twice.
  */
-export async function whileBusy<T>(transaction: () => Promise<T>, waitMs = BUSY_TIMEOUT_MS): Promise<T> {
+export async function whileBusy<T>(database: Database, write: (database: Database) => Promise<T>, waitMs = BUSY_TIMEOUT_MS): Promise<T> {
   const giveUpAt = Date.now() + waitMs;
   for (let attempt = 1; ; attempt += 1) {
     const attemptStarted = Date.now();
     try {
-      return await transaction();
+      return await write(database);
     } catch (error) {
       // An attempt that itself took half the window already waited in SQLite's busy handler; libSQL's
       // engine has none, so there a slow attempt was slow for other reasons (a busy CPU, a queue).
-      const waitedInSqlite = sqliteWaitsWhenBusy() && Date.now() - attemptStarted >= waitMs / 2;
+      const waitedInSqlite = (sqliteWaitsWhenBusy.get(database) ?? false) && Date.now() - attemptStarted >= waitMs / 2;
       if (temporaryKind(error) !== "database_busy" || waitedInSqlite || Date.now() >= giveUpAt) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.min(200, 10 * attempt) + Math.random() * 20));
     }

@@ -102,8 +102,8 @@ export async function changeFollowUp(
   // Read before the transaction, so the transaction itself starts with its write.
   const template = to === "invited" && options.deliveries.includes("email") ? await loadInvitationTemplate(database) : null;
 
-  return whileBusy(() =>
-    database.$transaction(async (tx) => {
+  return whileBusy(database, (db) =>
+    db.$transaction(async (tx) => {
       const changed = await tx.$queryRaw<{ entry_id: bigint | number; from_state: string }[]>`
       INSERT INTO follow_up_events (entry_id, at, actor, operator_id, kind, from_state, to_state, closed_reason, note)
       SELECT id, ${now}, ${actor.email}, ${actor.operatorId}, 'state', follow_up_state, ${to}, ${closedReason}, ${note ?? null}
@@ -226,8 +226,8 @@ async function writeNotes(tx: Tx, entryIds: number[], note: string, actor: Actor
 
 /** A note on the entry's timeline, its state unchanged. False: there is no such entry. */
 export async function addNote(database: Database, entryId: number, note: string, actor: Actor, now = new Date()): Promise<boolean> {
-  return whileBusy(() =>
-    database.$transaction(async (tx) => {
+  return whileBusy(database, (db) =>
+    db.$transaction(async (tx) => {
       const inserted = await tx.$queryRaw<{ id: bigint | number }[]>`
       INSERT INTO follow_up_events (entry_id, at, actor, operator_id, kind, note)
       SELECT id, ${now}, ${actor.email}, ${actor.operatorId}, 'note', ${note} FROM waitlist_entries WHERE id = ${entryId}
@@ -256,8 +256,8 @@ export async function assignEntries(
     if (!operator) throw new AssignProblem("There is no such operator (they may have been removed).");
     assigneeEmail = operator.email;
   }
-  return whileBusy(() =>
-    database.$transaction(async (tx) => {
+  return whileBusy(database, (db) =>
+    db.$transaction(async (tx) => {
       const moved = await tx.$queryRaw<{ id: bigint | number }[]>`
       UPDATE waitlist_entries SET assigned_to = ${operatorId}
       WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND assigned_to IS NOT ${operatorId}

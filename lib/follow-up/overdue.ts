@@ -46,7 +46,7 @@ export async function raiseOverdue(
     if (!owesWebhooks) {
       const [{ waiting }] = await database.$queryRaw<[{ waiting: unknown }]>`SELECT EXISTS (${due}) AS waiting`;
       if (!Number(waiting)) return raised;
-      const count = await whileBusy(() => database.$executeRaw`UPDATE waitlist_entries SET overdue_at = ${now} WHERE id IN (${due})`);
+      const count = await whileBusy(database, (db) => db.$executeRaw`UPDATE waitlist_entries SET overdue_at = ${now} WHERE id IN (${due})`);
       raised += count;
       if (count < batch) return raised;
       continue;
@@ -61,7 +61,7 @@ export async function raiseOverdue(
     const owing = entries
       .map((row) => overdueWebhook(Number(row.id), new Date(row.created_at)))
       .map((row) => [row.id, row.entryId, row.payload]);
-    await whileBusy(() => database.$executeRaw`INSERT INTO overdue_raises (at, owing) VALUES (${now}, ${JSON.stringify(owing)})`);
+    await whileBusy(database, (db) => db.$executeRaw`INSERT INTO overdue_raises (at, owing) VALUES (${now}, ${JSON.stringify(owing)})`);
     const [{ marked }] = await database.$queryRaw<[{ marked: bigint | number }]>`
       SELECT count(*) AS marked FROM waitlist_entries WHERE id IN (SELECT value ->> 1 FROM json_each(${JSON.stringify(owing)})) AND overdue_at = ${now}`;
     raised += Number(marked);

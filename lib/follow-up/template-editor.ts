@@ -31,8 +31,8 @@ export async function saveTemplateFromForm(form: FormData, actor: Actor): Promis
   }
   try {
     const database = getDatabase();
-    await whileBusy(() =>
-      database.$transaction(async (tx) => {
+    await whileBusy(database, (db) =>
+      db.$transaction(async (tx) => {
         await saveInvitationTemplate(tx, parsed.data, actor.email);
         await recordAction(tx, { actor, action: "invitation_edited" });
       }),

@@ -180,7 +180,7 @@ export class DeliveryWorker {
     async (batch) => {
       // Tried again while another instance holds the write lock: the statement touches only rows
       // this worker still holds and lets go of them, so a second try never records anything twice.
-      await whileBusy(() => this.record(batch));
+      await whileBusy(this.database(), (db) => this.record(db, batch));
       return batch.map(() => ({ ok: undefined }));
     },
     { gatherMs: RECORD_GATHER_MS },
@@ -428,8 +428,8 @@ export class DeliveryWorker {
       return [];
     }
     const retryRoom = Math.min(room, places.forRetries);
-    const rows = await whileBusy(() =>
-      this.database().$queryRaw<ClaimedRow[]>(
+    const rows = await whileBusy(this.database(), (db) =>
+      db.$queryRaw<ClaimedRow[]>(
         claimStatement({
           kind,
           room,
@@ -464,7 +464,7 @@ export class DeliveryWorker {
    * The outcomes of a moment in one statement, only for rows this worker still holds. Delivered
    * rows get their time; the others are due again after the backoff of their attempt, or failed.
    */
-  private async record(batch: Outcome[]): Promise<void> {
+  private async record(database: Database, batch: Outcome[]): Promise<void> {
     const now = this.now();
     // [id, status, next attempt (stored form) or null, last error or null, attempts given back]
     const outcomes = batch.map(({ delivery, outcome }) => {
@@ -473,7 +473,7 @@ export class DeliveryWorker {
       if (!outcome.retry || delay === undefined) return [delivery.id, "failed", null, outcome.problem, 0];
       return [delivery.id, "pending", timestamp(new Date(now + delay)), outcome.problem, outcome.now ? 1 : 0];
     });
-    const failed = await this.database().$queryRaw<{ id: string }[]>`${OWN_WRITE}
+    const failed = await database.$queryRaw<{ id: string }[]>`${OWN_WRITE}
       UPDATE outbox SET
         status = CASE WHEN outcome.value ->> 1 = 'pending' THEN outbox.status ELSE outcome.value ->> 1 END,
         delivered_at = CASE WHEN outcome.value ->> 1 = 'delivered' THEN ${new Date(now)} END,

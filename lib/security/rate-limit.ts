@@ -107,7 +107,8 @@ export class SharedRateLimiter implements RateLimiter {
     // A count lost to a power cut costs nothing worth a sync to disk (lib/db/). One statement, so a
     // lock it meets before the busy timeout ran out can be met again (lib/db whileBusy).
     const counted = await whileBusy(
-      () => this.database().$queryRaw<Counted[]>`${Prisma.raw(WITHOUT_SYNC)}
+      this.database(),
+      (db) => db.$queryRaw<Counted[]>`${Prisma.raw(WITHOUT_SYNC)}
       INSERT INTO rate_limit_windows (key, attempts, expires_at)
       SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${rows}) WHERE true
       ON CONFLICT (key) DO UPDATE SET

@@ -122,7 +122,7 @@ async function writeBatch(database: Database, batch: Pending[]): Promise<Outcome
   try {
     // A lock met before the busy timeout ran out (libSQL's embedded engine does not wait at all)
     // is tried again within it; nothing of a failed attempt was written (lib/db whileBusy).
-    inserted = await whileBusy(() => insertRows(database, rows));
+    inserted = await whileBusy(database, (db) => insertRows(db, rows));
   } catch (error) {
     // The database cannot take writes now (locked past the busy timeout, full, unreachable): nothing
     // was written, and writing the rows one by one would only make each caller wait that much longer.
