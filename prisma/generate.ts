@@ -6,19 +6,18 @@
  * test's typecheck beside its build).
  */
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileDigests } from "../lib/build/inputs";
 
 const OUTPUT = path.join("lib", "generated", "prisma");
 const RECORD = path.join(OUTPUT, ".made-from");
 const INPUTS = ["prisma/schema.prisma", "prisma.config.ts", "node_modules/prisma/package.json", "node_modules/@prisma/client/package.json"];
 
-const madeFrom = createHash("sha256");
-for (const file of INPUTS) madeFrom.update(`${file}\0`).update(readFileSync(file)).update("\0");
-const digest = madeFrom.digest("hex");
+// The same record of files as the production build's (lib/build/inputs.ts).
+const madeFrom = JSON.stringify(fileDigests(".", INPUTS));
 
-const current = existsSync(path.join(OUTPUT, "client.ts")) && existsSync(RECORD) && readFileSync(RECORD, "utf8").trim() === digest;
+const current = existsSync(path.join(OUTPUT, "client.ts")) && existsSync(RECORD) && readFileSync(RECORD, "utf8").trim() === madeFrom;
 if (current) {
   console.log("Prisma Client is up to date.");
 } else {
@@ -28,5 +27,5 @@ if (current) {
     // Prisma has said what went wrong.
     process.exit(1);
   }
-  writeFileSync(RECORD, `${digest}\n`);
+  writeFileSync(RECORD, `${madeFrom}\n`);
 }

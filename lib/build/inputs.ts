@@ -41,16 +41,24 @@ function filesUnder(root: string, dir: string, into: string[]): void {
   }
 }
 
+/** Each file's SHA-256 (hex), by its path relative to `root`, in the order given. */
+export function fileDigests(root: string, names: string[]): Record<string, string> {
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      createHash("sha256")
+        .update(readFileSync(path.join(root, name)))
+        .digest("hex"),
+    ]),
+  );
+}
+
 /** The build's inputs in `root` now: each file's SHA-256, and the build-time variables' values. */
 export function currentInputs(root: string, env: Record<string, string | undefined> = process.env): BuildInputs {
   const names: string[] = [];
   for (const dir of SOURCE_DIRS) if (existsSync(path.join(root, dir))) filesUnder(root, dir, names);
   for (const file of SOURCE_FILES) if (existsSync(path.join(root, file))) names.push(file);
-  const files: Record<string, string> = {};
-  for (const name of names.sort())
-    files[name] = createHash("sha256")
-      .update(readFileSync(path.join(root, name)))
-      .digest("hex");
+  const files = fileDigests(root, names.sort());
   const variables = [...BUILD_ENV, ...Object.keys(env).filter((name) => name.startsWith("NEXT_PUBLIC_"))].sort();
   return { files, env: Object.fromEntries(variables.map((name) => [name, env[name] ?? ""])) };
 }
