@@ -5,7 +5,6 @@
  * acknowledged sign-up up to the backup. The operator commands run as the real
  * command (node --import tsx lib/operator/main.ts).
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
@@ -17,6 +16,7 @@ import { closeDatabase, getDatabase } from "@/lib/db";
 import { parseEnv } from "@/lib/env";
 import { setUpTestDatabase } from "./support/database";
 import { jsonRequest, signupBody } from "./support/requests";
+import { waitlistProcess } from "./support/waitlist-command";
 
 const { file } = setUpTestDatabase();
 const workDir = path.join(path.dirname(file), `backups-${crypto.randomUUID()}`);
@@ -44,12 +44,12 @@ async function liveEmails(): Promise<Set<string>> {
   return new Set(rows.map((row) => row.email));
 }
 
+/**
+ * The operator tool as a process of its own: restore refuses while any process has the database
+ * open, this test's own included, so it cannot run in this one.
+ */
 function waitlist(args: string[], input = "") {
-  return spawnSync(process.execPath, ["--import", "tsx", "lib/operator/main.ts", ...args], {
-    encoding: "utf8",
-    input,
-    env: { ...process.env, DATABASE_URL: `file:${file}` },
-  });
+  return waitlistProcess(args, { input, env: { DATABASE_URL: `file:${file}` } });
 }
 
 describe("a backup while the site takes sign-ups", () => {
@@ -265,9 +265,8 @@ describe("the scheduled backups' settings", () => {
   });
 
   it("npm run waitlist -- backup refuses a libSQL server and says what to use instead", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "lib/operator/main.ts", "backup", path.join(workDir, "turso.db")], {
-      encoding: "utf8",
-      env: { ...process.env, DATABASE_URL: "libsql://waitlist-acme.turso.io", DATABASE_AUTH_TOKEN: "t", DATABASE_DRIVER: "libsql" },
+    const run = waitlistProcess(["backup", path.join(workDir, "turso.db")], {
+      env: { DATABASE_URL: "libsql://waitlist-acme.turso.io", DATABASE_AUTH_TOKEN: "t", DATABASE_DRIVER: "libsql" },
     });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/names a libSQL\/Turso server: back it up, and restore it, with Turso's own tools/);
