@@ -1,0 +1,86 @@
+/**
+ * The front door's headers for pages rendered per request (lib/site/front-door.ts), over a real
+ * HTTP server, in production and in development. Next's handler is played by one that answers
+ * with the policy it was handed in the request (Next puts that policy's nonce on the page's scripts).
+ * A visitor's own page carries their key in its address: no Referer may leave it, in development too.
+ */
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { ENTRY_PAGE_PATH, JOIN_PATH } from "@/lib/content/paths";
+import { parseEnv } from "@/lib/env";
+import { securityHeaders } from "@/lib/security/headers";
+import { developmentPolicies } from "@/lib/security/page-policies";
+import { createFrontDoor } from "@/lib/site/front-door";
+
+const HANDED_POLICY = "x-test-handed-policy";
+let server: ReturnType<typeof createServer> | undefined;
+
+afterEach(async () => {
+  server?.close();
+  if (server) await once(server, "close");
+  server = undefined;
+});
+
+/** The front door in front of a stand-in for Next's handler; its address. */
+async function frontDoor(dev: boolean): Promise<string> {
+  const next = async (request: IncomingMessage, response: ServerResponse) => {
+    response.setHeader(HANDED_POLICY, String(request.headers["content-security-policy"] ?? "none"));
+    response.end("page");
+  };
+  const env = parseEnv({ ...process.env, SITE_URL: "http://localhost:3000" });
+  server = createServer(
+    createFrontDoor({ env, dev, policies: developmentPolicies(), headers: Object.entries(securityHeaders(!dev)), next }),
+  );
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const visitorPage = `${ENTRY_PAGE_PATH}/k3y-0f-th3-v1s1t0r`;
+
+describe("pages rendered per request, in production", () => {
+  it("a visitor's own page: a nonce policy of its own, handed to Next, no Referer, not indexed", async () => {
+    const origin = await frontDoor(false);
+    const [first, second] = [await fetch(origin + visitorPage), await fetch(origin + visitorPage)];
+    const policy = first.headers.get("content-security-policy")!;
+    expect(policy).toMatch(/script-src [^;]*'nonce-[A-Za-z0-9+/=]{24}'/);
+    expect(policy).not.toContain("unsafe-inline");
+    expect(first.headers.get(HANDED_POLICY)).toBe(policy);
+    expect(second.headers.get("content-security-policy")).not.toBe(policy);
+    expect(first.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(first.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+  });
+
+  it("a form page: a nonce policy, never cached", async () => {
+    const origin = await frontDoor(false);
+    const answer = await fetch(origin + JOIN_PATH);
+    expect(answer.headers.get("content-security-policy")).toMatch(/'nonce-/);
+    expect(answer.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
+describe("pages rendered per request, in development", () => {
+  it("a visitor's own page keeps no Referer and not indexed, under the development policy (no nonce handed to Next)", async () => {
+    const origin = await frontDoor(true);
+    const answer = await fetch(origin + visitorPage);
+    expect(answer.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(answer.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+    expect(answer.headers.get("content-security-policy")).toBe(developmentPolicies().forPath(visitorPage));
+    expect(answer.headers.get("content-security-policy")).not.toContain("'nonce-");
+    expect(answer.headers.get(HANDED_POLICY)).toBe("none");
+  });
+
+  it("a form page is never cached", async () => {
+    const origin = await frontDoor(true);
+    expect((await fetch(origin + JOIN_PATH)).headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("a prerendered page gets the site's headers and nothing of a per-request page's", async () => {
+    const origin = await frontDoor(true);
+    const answer = await fetch(`${origin}/about`);
+    expect(answer.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(answer.headers.get("cache-control")).toBeNull();
+  });
+});
