@@ -35,6 +35,7 @@ export const ERROR_CODES = [
   // Where it came from, and how often
   "foreign_origin",
   "started_elsewhere",
+  "secret_required",
   "rate_limited",
   // The sign-up
   "challenge_invalid",

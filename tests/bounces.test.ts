@@ -174,8 +174,11 @@ describe("a recipient refused while sending", () => {
 describe("a bounce that comes back later (RFC 3464)", () => {
   it("is taken only with the bounce secret, and suppresses the mailbox it reports failed", async () => {
     const entry = await signedUp("later");
-    expect((await postBounce(notification(entry.email), null)).status).toBe(401);
-    expect((await postBounce(notification(entry.email), "wrong-secret-of-the-same-length-0123456789abcd")).status).toBe(401);
+    for (const secret of [null, "wrong-secret-of-the-same-length-0123456789abcd"]) {
+      const refused = await postBounce(notification(entry.email), secret);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ code: "secret_required", error: expect.stringContaining("Authorization: Bearer") });
+    }
     expect((await entryOf(entry.id)).mailSuppressedAt).toBeNull();
 
     const answer = await postBounce(notification(entry.email.toUpperCase()));

@@ -64,7 +64,7 @@ export function createBounceHandler(options: { secret: string | undefined; datab
     if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return errorAnswer(
         401,
-        "signed_out",
+        "secret_required",
         expected
           ? "Send the bounce secret as Authorization: Bearer <MAIL_BOUNCE_SECRET>."
           : "Bounces are not taken here: MAIL_BOUNCE_SECRET is not set.",
