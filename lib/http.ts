@@ -71,15 +71,17 @@ type ErrorAnswerOptions = {
   extra?: Record<string, unknown>;
 };
 
+/** The headers of an error answer as plain text (errorAnswer's, and the front door's before Next). */
+export function textErrorHeaders(code: ErrorCode, headers: Record<string, string> = {}): Record<string, string> {
+  return { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE, [ERROR_CODE_HEADER]: code, ...headers };
+}
+
 /**
  * Every error answer of ours: `{"error": <for people>, "code": <for programs>}` as JSON, or the
  * sentence as plain text with the code in X-Error-Code; never cached.
  */
 export function errorAnswer(status: number, code: ErrorCode, message: string, options: ErrorAnswerOptions = {}): Response {
-  if (options.as === "text") {
-    const headers = { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE, [ERROR_CODE_HEADER]: code, ...options.headers };
-    return new Response(message, { status, headers });
-  }
+  if (options.as === "text") return new Response(message, { status, headers: textErrorHeaders(code, options.headers) });
   return json(status, { error: message, code, ...options.extra }, options.headers);
 }
 

@@ -84,3 +84,15 @@ describe("pages rendered per request, in development", () => {
     expect(answer.headers.get("cache-control")).toBeNull();
   });
 });
+
+describe("refusals before Next", () => {
+  it("are the site's text error answers: the sentence, its code in X-Error-Code, never cached", async () => {
+    const origin = await frontDoor(false);
+    const answer = await fetch(`${origin}/%E0%A4%A`);
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(answer.headers.get("x-error-code")).toBe("not_found");
+    expect(answer.headers.get("cache-control")).toBe("no-store");
+    expect(await answer.text()).toBe("That address is not valid.");
+  });
+});

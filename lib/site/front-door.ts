@@ -14,7 +14,7 @@ import { performance } from "node:perf_hooks";
 import { visitHandler } from "../analytics/site";
 import { ENTRY_PAGE_PATH, VISIT_PATH } from "../content/paths";
 import type { Env } from "../env";
-import { ERROR_CODE_HEADER, methodsNotAllowed, REQUEST_ID_HEADER, retryLater, type ErrorCode } from "../http";
+import { methodsNotAllowed, REQUEST_ID_HEADER, retryLater, textErrorHeaders, type ErrorCode } from "../http";
 import { errorFields, log } from "../log";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "../security/client-address";
 import { perRequestPageHeaders } from "../security/headers";
@@ -66,14 +66,9 @@ function isDecodable(pathname: string): boolean {
   }
 }
 
-/** An error answer before Next (lib/http.ts errorAnswer's text form). */
+/** An error answer before Next: lib/http.ts errorAnswer's text form, on Node's response. */
 function answerAtOnce(response: ServerResponse, status: number, code: ErrorCode, text: string, extra: Record<string, string> = {}): void {
-  response.writeHead(status, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Cache-Control": "no-store",
-    [ERROR_CODE_HEADER]: code,
-    ...extra,
-  });
+  response.writeHead(status, textErrorHeaders(code, extra));
   response.end(text);
 }
 
