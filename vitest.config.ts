@@ -13,6 +13,24 @@ const env = {
 /** Unit and route tests: the real handlers and queries on real migrated SQLite files. */
 const unit = { include: ["tests/**/*.test.ts"], exclude: ["tests/servers/**", "tests/faults/**"] };
 
+/**
+ * Test files that open no database (pure logic, the build's inputs, the sending thread, the front
+ * door's headers, where server-only code may be imported): the driver cannot change what they
+ * show, so they run once, in the default driver's project.
+ */
+const openNoDatabase = [
+  "tests/build-inputs.test.ts",
+  "tests/challenge.test.ts",
+  "tests/channel-thread.test.ts",
+  "tests/email-suggestion.test.ts",
+  "tests/front-door.test.ts",
+  "tests/group-commit.test.ts",
+  "tests/security.test.ts",
+  "tests/server-only-boundary.test.ts",
+  "tests/thread-time.test.ts",
+  "tests/waitlist-schema.test.ts",
+];
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -31,8 +49,9 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     hookTimeout: 60_000,
     projects: [
-      // Every unit test runs twice, once per driver adapter the site supports: better-sqlite3 (the
-      // embedded default) and libSQL in its embedded file mode, the engine a Turso database runs.
+      // Every unit test that opens a database runs twice, once per driver adapter the site supports:
+      // better-sqlite3 (the embedded default) and libSQL in its embedded file mode, the engine a
+      // Turso database runs. Those that open none (openNoDatabase) run once, here.
       { extends: true, test: { name: "better-sqlite3", ...unit, env: { ...env, DATABASE_DRIVER: "better-sqlite3" } } },
       // The connection thread's faults are better-sqlite3's alone: libSQL runs no thread.
       {
@@ -40,7 +59,7 @@ export default defineConfig({
         test: {
           name: "libsql",
           ...unit,
-          exclude: [...unit.exclude, "tests/database-connection.test.ts"],
+          exclude: [...unit.exclude, ...openNoDatabase, "tests/database-connection.test.ts"],
           env: { ...env, DATABASE_DRIVER: "libsql" },
         },
       },
