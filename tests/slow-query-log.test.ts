@@ -56,10 +56,11 @@ describe("the slow-query log", () => {
       await busyFor(db);
       const { ms, cpu_ms: cpu, queued_ms: queued } = slowLines()[0]!.slow_query;
       // Counting in SQLite is CPU work alone: the thread was running or ready to, never waiting on
-      // the disk, so the two account for (nearly) all of it, and never for more (rounding aside).
+      // the disk, so the two account for (nearly) all of it. The kernel brings a running thread's
+      // CPU time up to date at its clock tick (4 ms at most here), hence the few ms of slack.
       expect(cpu).toBeGreaterThan(0);
-      expect(cpu! + queued!).toBeLessThanOrEqual(ms + 0.3);
-      expect(cpu! + queued!).toBeGreaterThanOrEqual(ms * 0.8);
+      expect(cpu! + queued!).toBeLessThanOrEqual(ms + 5);
+      expect(cpu! + queued!).toBeGreaterThanOrEqual(ms * 0.8 - 5);
     },
   );
 

@@ -108,29 +108,36 @@ let lastTransaction = 0;
  * main side logs it (slow_query, docs/operations.md). Undefined below the threshold.
  */
 function slow(ms) {
-  return ms >= workerData.slowMs ? Math.round(ms * 10) / 10 : undefined;
+  return ms >= workerData.slowMs ? tenths(ms) : undefined;
 }
 
-const tenths = (ms) => Math.round(ms * 10) / 10;
+function tenths(ms) {
+  return Math.round(ms * 10) / 10;
+}
 /** This thread's CPU and run-queue times (Linux), read around each request. */
 const times = threadTimes();
 
 /**
- * Of a slow request's time, how much this thread ran on a CPU and how much it was ready but waited
- * for one: a statement slow for want of CPU (other threads and processes busy) reads as queued,
- * one slow for its own work as CPU; the rest was waiting on the disk (a sync), a lock or a sleep.
+ * A slow request's time (ms, as slow() gives it), with how much of it this thread ran on a CPU and
+ * how much it was ready but waited for one: a statement slow for want of CPU (other threads and
+ * processes busy) reads as queued, one slow for its own work as CPU; the rest was waiting on the
+ * disk (a sync), a lock or a sleep. The times are read right after the clock, so both cover the
+ * same span; the kernel brings a running thread's CPU time up to date at its clock tick, so cpuMs
+ * may be off by a few ms either way. Empty below the threshold.
  */
-function spentSince(before) {
-  if (!before) return {};
+function slowness(started, timesBefore) {
+  const ms = slow(performance.now() - started);
+  if (ms === undefined) return {};
+  if (!timesBefore) return { slowMs: ms };
   const after = times();
-  return { cpuMs: tenths(after.cpuMs - before.cpuMs), queuedMs: tenths(after.queuedMs - before.queuedMs) };
+  return { slowMs: ms, cpuMs: tenths(after.cpuMs - timesBefore.cpuMs), queuedMs: tenths(after.queuedMs - timesBefore.queuedMs) };
 }
 
 parentPort.on("message", async ({ id, op, tx, arg }) => {
   // Only the main side's numbered requests are ours to answer.
   if (typeof id !== "number") return;
-  const started = performance.now();
   const timesBefore = times?.();
+  const started = performance.now();
   /** The transaction this request ends (commit, rollback), for the slow log. */
   let ended;
   try {
@@ -154,19 +161,17 @@ parentPort.on("message", async ({ id, op, tx, arg }) => {
       else await target.rollback();
     } else if (op === "shedConnection") await shedConnection();
     else if (op === "dispose") await Promise.all([adapter.dispose(), presence?.dispose()]);
-    const slowMs = slow(performance.now() - started);
+    const spent = slowness(started, timesBefore);
     const openMs = ended === undefined ? undefined : slow(performance.now() - ended.began);
     parentPort.postMessage({
       id,
       ok: true,
       value,
-      slowMs,
-      ...(slowMs === undefined ? {} : spentSince(timesBefore)),
+      ...spent,
       openMs,
       firstStatement: openMs === undefined ? undefined : ended.first,
     });
   } catch (error) {
-    const slowMs = slow(performance.now() - started);
-    parentPort.postMessage({ id, ok: false, error: portable(error), slowMs, ...(slowMs === undefined ? {} : spentSince(timesBefore)) });
+    parentPort.postMessage({ id, ok: false, error: portable(error), ...slowness(started, timesBefore) });
   }
 });
