@@ -7,9 +7,8 @@
  * inputs are unchanged), for the e2e server's address; a stage that starts a server waits for it.
  *
  * The lanes run side by side, each lane's stages one after another: the checks and the tests that
- * need no server in one, the build and the stages that start servers in the other, with the backup
- * schedule's fault test (which mostly waits for the schedule) at the end of the first. Each stage
- * alone on the 2-core machine (CPU s / wall s): unit 318/179 for both drivers, e2e 193/253 with its
+ * need no server in one, the build and the stages that start servers in the other. Each stage alone
+ * on the 2-core machine (CPU s / wall s): unit 318/179 for both drivers, e2e 193/253 with its
  * build, instances 56/52, faults 106/160, chaos 199/197, crash 24/25, soak 18/25. Three lanes
  * (the unit tests' halves apart, chaos beside e2e) finished in 580 s once, but in three of four
  * fresh-clone runs a timing-sensitive test failed on the busier machine (a libSQL lock window, the
@@ -28,8 +27,6 @@ import { E2E_SITE_URL } from "../e2e/support/config";
 
 type Stage = { command: string[]; env?: Record<string, string>; needsBuild?: boolean };
 
-const BACKUP_FAULTS = "tests/faults/backups.test.ts";
-
 const npmRun = (script: string, ...args: string[]) => ["npm", "run", "--silent", script, ...(args.length ? ["--", ...args] : [])];
 
 const STAGES: Record<string, Stage> = {
@@ -42,10 +39,7 @@ const STAGES: Record<string, Stage> = {
   "test:unit (libsql)": { command: ["npx", "vitest", "run", "--project", "libsql"] },
   "test:e2e": { command: npmRun("test:e2e"), needsBuild: true },
   "test:instances": { command: npmRun("test:instances"), needsBuild: true },
-  // The backup schedule's test mostly waits for the schedule's next look (every 15 s): a stage of its
-  // own, in the lane with the spare CPU.
-  "test:faults (backups)": { command: ["npx", "vitest", "run", "--project", "faults", BACKUP_FAULTS], needsBuild: true },
-  "test:faults (the rest)": { command: ["npx", "vitest", "run", "--project", "faults", "--exclude", BACKUP_FAULTS], needsBuild: true },
+  "test:faults": { command: npmRun("test:faults"), needsBuild: true },
   "test:crash": { command: npmRun("test:crash"), needsBuild: true },
   "test:soak": { command: npmRun("test:soak"), needsBuild: true },
   "test:chaos": { command: npmRun("test:chaos"), needsBuild: true },
@@ -53,8 +47,8 @@ const STAGES: Record<string, Stage> = {
 
 /** db:generate first (everything reads the generated client); then these side by side. */
 const LANES: readonly (readonly string[])[] = [
-  ["typecheck", "lint", "test:unit (better-sqlite3)", "test:unit (libsql)", "test:e2e", "test:faults (backups)"],
-  ["build", "test:faults (the rest)", "test:chaos", "test:instances", "test:crash", "test:soak"],
+  ["typecheck", "lint", "test:unit (better-sqlite3)", "test:unit (libsql)", "test:e2e"],
+  ["build", "test:faults", "test:chaos", "test:instances", "test:crash", "test:soak"],
 ];
 
 /** One after another, for TEST_SERIAL and TEST_STAGES. */
