@@ -16,7 +16,7 @@ import { closeDatabase, getDatabase } from "@/lib/db";
 import { parseEnv } from "@/lib/env";
 import { setUpTestDatabase } from "./support/database";
 import { jsonRequest, signupBody } from "./support/requests";
-import { waitlistProcess } from "./support/waitlist-command";
+import { waitlistCommand, waitlistProcess } from "./support/waitlist-command";
 
 const { file } = setUpTestDatabase();
 const workDir = path.join(path.dirname(file), `backups-${crypto.randomUUID()}`);
@@ -44,11 +44,16 @@ async function liveEmails(): Promise<Set<string>> {
   return new Set(rows.map((row) => row.email));
 }
 
+/** The operator tool in this process (tests/support/waitlist-command.ts), on the test's database. */
+function waitlist(args: string[]) {
+  return waitlistCommand(args, { env: { DATABASE_URL: `file:${file}` } });
+}
+
 /**
- * The operator tool as a process of its own: restore refuses while any process has the database
- * open, this test's own included, so it cannot run in this one.
+ * The operator tool as a process of its own, where a restore must get past its check that no
+ * other process has the database open: this test's process counts as one when it does.
  */
-function waitlist(args: string[], input = "") {
+function waitlistAlone(args: string[], input = "") {
   return waitlistProcess(args, { input, env: { DATABASE_URL: `file:${file}` } });
 }
 
@@ -83,19 +88,19 @@ describe("a backup while the site takes sign-ups", () => {
   it("npm run waitlist -- backup FILE: makes it, says how many, and will not overwrite a file without --force", async () => {
     await signUp("cli");
     const target = path.join(workDir, "cli.db");
-    const first = waitlist(["backup", target]);
+    const first = await waitlist(["backup", target]);
     expect(first.status, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^Backed up 1 sign-up to .*cli\.db \([\d.]+ MB, \d+ ms\); integrity checked\.\n$/);
 
-    const again = waitlist(["backup", target]);
+    const again = await waitlist(["backup", target]);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/already exists\. Name another file, or pass --force/);
-    expect(waitlist(["backup", target, "--force"]).status).toBe(0);
+    expect((await waitlist(["backup", target, "--force"])).status).toBe(0);
 
-    const nowhere = waitlist(["backup", path.join(workDir, "no-such-folder", "x.db")]);
+    const nowhere = await waitlist(["backup", path.join(workDir, "no-such-folder", "x.db")]);
     expect(nowhere.status).toBe(1);
     expect(nowhere.stderr).toMatch(/does not exist/);
-    expect(waitlist(["backup"]).status).toBe(2);
+    expect((await waitlist(["backup"])).status).toBe(2);
   });
 });
 
@@ -112,7 +117,7 @@ describe("the restore drill", () => {
     expect((await liveEmails()).size).toBe(0);
 
     // While this process (the site, here) has the database open, restore refuses, naming it.
-    const refused = waitlist(["restore", backup, "--yes"]);
+    const refused = waitlistAlone(["restore", backup, "--yes"]);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(`is open in another process: pid ${process.pid} (`);
     await expect(restoreDatabase(backup, file)).rejects.toBeInstanceOf(DatabaseInUse);
@@ -120,7 +125,7 @@ describe("the restore drill", () => {
 
     // The site stopped, the restore goes ahead.
     await closeDatabase();
-    const run = waitlist(["restore", backup, "--yes"]);
+    const run = waitlistAlone(["restore", backup, "--yes"]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
       /^Restored 10 sign-ups from .*drill\.db into .*; integrity checked\. The database as it was is kept in .*\.before-restore-\d{8}T\d{6}Z\.\n$/,
@@ -152,7 +157,7 @@ describe("the restore drill", () => {
     await backUpDatabase(file, backup);
     await getDatabase().$executeRaw`DELETE FROM waitlist_entries`;
     await closeDatabase();
-    const run = waitlist(["restore", backup], "no\n");
+    const run = waitlistAlone(["restore", backup], "no\n");
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/Type yes to confirm: \nNothing restored\./);
     expect((await liveEmails()).has(email)).toBe(false);
@@ -179,7 +184,8 @@ describe("the restore drill", () => {
       [damaged, /integrity|malformed|not a database/i],
       [path.join(workDir, "missing.db"), /There is no file at/],
     ] as const) {
-      const run = waitlist(["restore", bad, "--yes"]);
+      // The backup is checked before anything else: a bad one is refused in any process.
+      const run = await waitlist(["restore", bad, "--yes"]);
       expect(run.status, bad).toBe(1);
       expect(run.stderr, bad).toMatch(why);
       await expect(restoreDatabase(bad, file)).rejects.toBeInstanceOf(BackupProblem);
@@ -264,8 +270,8 @@ describe("the scheduled backups' settings", () => {
     ).toThrow(/WAITLIST_BACKUP_DIR: backs up the embedded SQLite file only/);
   });
 
-  it("npm run waitlist -- backup refuses a libSQL server and says what to use instead", () => {
-    const run = waitlistProcess(["backup", path.join(workDir, "turso.db")], {
+  it("npm run waitlist -- backup refuses a libSQL server and says what to use instead", async () => {
+    const run = await waitlistCommand(["backup", path.join(workDir, "turso.db")], {
       env: { DATABASE_URL: "libsql://waitlist-acme.turso.io", DATABASE_AUTH_TOKEN: "t", DATABASE_DRIVER: "libsql" },
     });
     expect(run.status).toBe(2);
