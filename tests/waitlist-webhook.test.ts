@@ -178,27 +178,6 @@ describe("the new-sign-up webhook", () => {
     expect(await countEntries()).toBe(2);
   });
 
-  it("is owed by the worker's pass in statements of at most 10 entries, up to the pass's size", async () => {
-    const post = handler();
-    for (let i = 0; i < 25; i += 1) expect((await post(jsonRequest(signupBody()))).status).toBe(201);
-    const captured = captureLog();
-    const logged = createDatabase(databaseSettings({ ...parseEnv(), DATABASE_URL: databaseUrl }), { slowQueryMs: 0 });
-    try {
-      const owe = owingNewSignups(testSecret());
-      // A pass of 20: full (more may be owed), in two statements of 10.
-      expect(await owe(logged, ["webhook"], new Date(), 20)).toBe(true);
-      expect(await outbox()).toHaveLength(20);
-      // The next pass owes the 5 left, and is not full.
-      expect(await owe(logged, ["webhook"], new Date(), 20)).toBe(false);
-      expect(await outbox()).toHaveLength(25);
-      const marks = captured.lines.filter((line) => /UPDATE signup_deliveries_state SET owed_up_to/.test(JSON.stringify(line)));
-      expect(marks).toHaveLength(3);
-    } finally {
-      captured.stop();
-      await logged.$disconnect();
-    }
-  });
-
   it("is owed with the mark that passes its entry: if the outbox rows cannot be written, the mark stays and they are owed at the next pass", async () => {
     expect((await handler()(jsonRequest(signupBody({ email: "atomic@example.com" })))).status).toBe(201);
     await getDatabase().$executeRawUnsafe(

@@ -19,14 +19,8 @@ import type { DeliveryKind } from "../outbox/worker";
 import { domainOf } from "../mail/address";
 import { normalizeEmail } from "./schema";
 
-/**
- * Entries owed per statement at most: every other query waits while it writes their outbox rows.
- * 25 a statement held the database 21-30 ms while deliveries drained (5-7 ms of it the statement's
- * own CPU, the rest waiting for a core or the disk: docs/performance.md); 10 hold it a third as long.
- */
-const OWE_STATEMENT_ROWS = 10;
-/** Entries owed per pass of the delivery worker at most, in statements of OWE_STATEMENT_ROWS: its claims stay as large. */
-const OWE_PASS_ROWS = 30;
+/** Entries owed per statement at most: every other query waits while it writes their outbox rows. */
+const OWE_PASS_ROWS = 25;
 
 /**
  * How confirmation_recipients knows an address without keeping it: HMAC-SHA256 of the normalised
@@ -50,7 +44,7 @@ export async function oweNewSignups(
   kinds: readonly DeliveryKind[],
   secret: string,
   now = new Date(),
-  batch = OWE_STATEMENT_ROWS,
+  batch = OWE_PASS_ROWS,
 ): Promise<number> {
   // A read first: with nothing new, no write, no lock taken, no sync.
   const unowed = await database.$queryRaw<Unowed[]>`
@@ -86,14 +80,7 @@ export function owingNewSignups(
   secret: string,
 ): (database: Database, kinds: readonly DeliveryKind[], now: Date, max: number) => Promise<boolean> {
   return async (database, kinds, now, max) => {
-    const wanted = Math.min(max, OWE_PASS_ROWS);
-    // One statement at a time, so a sign-up waits for one statement at most, never the whole pass.
-    for (let owed = 0; owed < wanted;) {
-      const batch = Math.min(wanted - owed, OWE_STATEMENT_ROWS);
-      const passed = await oweNewSignups(database, kinds, secret, now, batch);
-      if (passed < batch) return false;
-      owed += passed;
-    }
-    return true;
+    const batch = Math.min(max, OWE_PASS_ROWS);
+    return (await oweNewSignups(database, kinds, secret, now, batch)) >= batch;
   };
 }
