@@ -53,7 +53,7 @@ export default defineConfig({
       // better-sqlite3 (the embedded default) and libSQL in its embedded file mode, the engine a
       // Turso database runs. Those that open none (openNoDatabase) run once, here.
       { extends: true, test: { name: "better-sqlite3", ...unit, env: { ...env, DATABASE_DRIVER: "better-sqlite3" } } },
-      // The connection thread's faults are better-sqlite3's alone: libSQL runs no thread.
+      // The connection thread is kept the same way for both drivers: its faults are tested once, with better-sqlite3.
       {
         extends: true,
         test: {
