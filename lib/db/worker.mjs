@@ -114,8 +114,11 @@ function slow(ms) {
 function tenths(ms) {
   return Math.round(ms * 10) / 10;
 }
-/** This thread's CPU and run-queue times (Linux), read around each request. */
-const times = threadTimes();
+/**
+ * This thread's CPU and run-queue times (Linux), read around each request (about 2 µs); only by a
+ * client that logs slow queries (the site's), never by the operator tool's or a script's.
+ */
+const times = Number.isFinite(workerData.slowMs) ? threadTimes() : undefined;
 
 /**
  * A slow request's time (ms, as slow() gives it), with how much of it this thread ran on a CPU and
