@@ -7,9 +7,9 @@
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { heldText, type Held } from "./support/held";
 import { MAIL_MODES } from "./support/launch-receivers";
 
-type Held = { ms: number; cpuMs?: number; queuedMs?: number };
 type Summary = {
   throughput: number;
   p99: number;
@@ -34,8 +34,7 @@ for (const mode of MAIL_MODES) {
   runs.push({ mode, summary: line ? (JSON.parse(line.slice(8)) as Summary) : undefined, exit: run.status });
 }
 
-const held = ({ ms, cpuMs, queuedMs }: Held) =>
-  ms === 0 ? "< 20 ms" : `${ms.toFixed(0)} ms${cpuMs === undefined ? "" : ` (cpu ${cpuMs.toFixed(0)}, queued ${queuedMs!.toFixed(0)})`}`;
+const held = (hold: Held) => (hold.ms === 0 ? "< 20 ms" : heldText(hold));
 console.log("\nlaunch day: sign-ups against the empty route of the same build, deliveries on (targets in brackets)\n");
 console.log(
   "mail server  throughput (>= 0.90)  p99 (<= 1.15; median per round)  last delivery (<= 30 s)  outbox statement held: under load (< 20 ms) / between runs  every delivery once",

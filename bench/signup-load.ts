@@ -27,6 +27,7 @@
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
+import { heldText, type Held } from "./support/held";
 import { mailModeFromEnv, startLaunchReceivers } from "./support/launch-receivers";
 import { signupBodyFor, uniqueSignupBody } from "./support/signups";
 import { copyDatabase, ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "./support/site-server";
@@ -199,16 +200,9 @@ function summary(name: string, runs: Measurement[]) {
  * The longest an outbox statement (claim, outcomes, owing, prune) held the database under load and
  * between runs, with how much of that its thread ran on a CPU and how much it waited for one.
  */
-type Held = { ms: number; cpuMs?: number; queuedMs?: number };
 const outboxHeld: { underLoad: Held; betweenRuns: Held } = { underLoad: { ms: 0 }, betweenRuns: { ms: 0 } };
 const OUTBOX_STATEMENT =
   /^(?:\/\*[^*]*\*\/)*\s*(?:WITH due|UPDATE outbox|UPDATE signup_deliveries_state|DELETE FROM outbox|INSERT INTO overdue_raises|transaction: UPDATE waitlist_entries SET overdue_at)/;
-
-/** "61 ms (cpu 3, queued 55)": a hold's time, and of it the thread's CPU and run-queue wait where known. */
-function heldText({ ms, cpuMs, queuedMs }: Held): string {
-  const split = cpuMs === undefined ? "" : ` (cpu ${cpuMs.toFixed(0)}, queued ${queuedMs!.toFixed(0)})`;
-  return `${ms.toFixed(0)} ms${split}`;
-}
 
 /**
  * The server's slow_query lines (lib/db), grouped by statement: what kept the database thread, and
