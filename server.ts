@@ -13,7 +13,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import nextEnv from "@next/env";
-import { closeDatabase } from "./lib/db";
+import { closeDatabase, DatabaseMissing, openDatabase } from "./lib/db";
 import { databaseSettings, parseEnv } from "./lib/env";
 import { markShuttingDown } from "./lib/health";
 import { errorFields, log } from "./lib/log";
@@ -86,6 +86,22 @@ server.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 let jobs: BackgroundJobs | undefined;
+
+/** The longest the server waits for the database before it listens anyway. */
+const DATABASE_OPEN_DEADLINE_MS = 10_000;
+
+// The database opened before the first request is taken: a health check asked at once finds it
+// answering, and from now on its connection's lock tells `restore` that the site runs
+// (lib/db/worker.mjs). One that does not answer in time does not keep the site from starting:
+// /api/health reports it, and each request tries again. No database file at all is the
+// operator's to fix first (npm start migrates before it starts the server).
+try {
+  await openDatabase(DATABASE_OPEN_DEADLINE_MS);
+} catch (error) {
+  if (!(error instanceof DatabaseMissing)) throw error;
+  log.fatal(error.message);
+  process.exit(1);
+}
 
 server.listen(port, hostname, () => {
   log.info(

@@ -151,6 +151,20 @@ export function getDatabase(): Database {
   });
 }
 
+/**
+ * Opens the process's client and waits, at most `deadlineMs`, for its first answer: the first query
+ * starts the connection's thread and compiles the query engine (0.2-1 s; several seconds on a busy
+ * machine), which would otherwise fall on the first request. Throws only DatabaseMissing: a
+ * database that fails or is late is the health check's to report (the connection logs a failure).
+ */
+export async function openDatabase(deadlineMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
+  const answered = getDatabase().$queryRaw`SELECT 1`.then(() => {}).catch(() => {});
+  await Promise.race([answered, late]);
+  clearTimeout(timer);
+}
+
 /** Closes the process's client, for tests and graceful shutdown. */
 export async function closeDatabase(): Promise<void> {
   await forgetSingleton<Database>("database")?.$disconnect();

@@ -9,7 +9,6 @@ import path from "node:path";
 import { visitHandler } from "../analytics/site";
 import { startVisitSweep } from "../analytics/sweep";
 import { startBackupSchedule } from "../backup/schedule";
-import { getDatabase } from "../db";
 import { databaseSettings, type Env } from "../env";
 import { startOverdueWatch } from "../follow-up/overdue-watch";
 import { errorFields, log } from "../log";
@@ -27,9 +26,6 @@ export type BackgroundJobs = {
 
 export function startBackgroundJobs(env: Env): BackgroundJobs {
   const data = databaseSettings(env);
-  // The database opened now, not at the first request: from then on its connection's lock tells
-  // `restore` that the site runs (lib/db/worker.mjs). A failure is logged there, and tried again.
-  getDatabase().$queryRaw`SELECT 1`.catch(() => {});
   const deliveries = getDeliveryWorker();
   // Picks up whatever is due, including deliveries left by an earlier run or another instance.
   deliveries.start();

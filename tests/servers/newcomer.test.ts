@@ -1,11 +1,27 @@
 /**
- * The production server (server.ts, as `npm start` runs it) on a port another program holds: one
- * sentence with the fix and exit code 1, no stack trace (issue 40). Needs a build.
+ * The production server (server.ts, as `npm start` runs it) where it cannot start: one sentence
+ * with the fix and exit code 1, no stack trace (issue 40). Needs a build.
  */
 import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BENCH_SECRET, ensureBuild, freshDatabase } from "@/bench/support/site-server";
+
+/** Runs server.ts until it exits: its exit code and everything it wrote. */
+async function serverUntilExit(port: number, databaseFile: string): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "--port", String(port)], {
+    env: { ...process.env, DATABASE_URL: `file:${databaseFile}`, WAITLIST_SECRET: BENCH_SECRET, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, output };
+}
 
 describe("npm start on a port already in use", () => {
   it("says so, and how to choose another, and exits 1", async () => {
@@ -14,14 +30,7 @@ describe("npm start on a port already in use", () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(3293, resolve));
     try {
-      const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "--port", "3293"], {
-        env: { ...process.env, DATABASE_URL: `file:${databaseFile}`, WAITLIST_SECRET: BENCH_SECRET, NEXT_TELEMETRY_DISABLED: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => void (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => void (output += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      const { code, output } = await serverUntilExit(3293, databaseFile);
       expect(code).toBe(1);
       expect(output).toContain(
         "Port 3293 is already in use (another server, perhaps an earlier npm start): stop it, or start on another port with PORT=3294 npm start.",
@@ -30,5 +39,17 @@ describe("npm start on a port already in use", () => {
     } finally {
       holder.close();
     }
+  }, 120_000);
+});
+
+describe("the server started without its database file (not migrated)", () => {
+  it("says so, and how to make it, and exits 1 without creating an empty one", async () => {
+    ensureBuild();
+    const databaseFile = path.join(mkdtempSync(path.join(os.tmpdir(), "waitlist-no-db-")), "waitlist.db");
+    const { code, output } = await serverUntilExit(3295, databaseFile);
+    expect(code).toBe(1);
+    expect(output).toContain("yet. Run npm run db:migrate (npm start does it first).");
+    expect(output).not.toMatch(/\n\s+at /);
+    expect(existsSync(databaseFile)).toBe(false);
   }, 120_000);
 });
