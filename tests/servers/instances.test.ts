@@ -15,17 +15,17 @@ import { createDatabase, type Database } from "@/lib/db";
 
 const WEBHOOK_SECRET = `whsec_${Buffer.from("instances-test-webhook-secret-0123456789").toString("base64")}`;
 
-/** A webhook receiver that refuses (503) or accepts (204), counting what it accepted per webhook-id. */
+/** A webhook receiver that refuses (503) or accepts (204), counting what it accepted and refused per webhook-id. */
 async function startReceiver() {
   let accepting = false;
   const accepted = new Map<string, number>();
-  let refused = 0;
+  const refused = new Map<string, number>();
   const server: Server = createServer((request, response) => {
     request.resume();
     request.on("end", () => {
       const id = String(request.headers["webhook-id"]);
-      if (accepting) accepted.set(id, (accepted.get(id) ?? 0) + 1);
-      else refused += 1;
+      const counts = accepting ? accepted : refused;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
       response.statusCode = accepting ? 204 : 503;
       response.end();
     });
@@ -34,12 +34,19 @@ async function startReceiver() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     accepted,
-    refusedCount: () => refused,
+    refused,
     accept: () => void (accepting = true),
     refuse: () => void (accepting = false),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * How long a sign-up's first delivery attempt may take to be made and refused. The sending thread
+ * runs at niceness 19 (lib/outbox/channel-thread.ts): on a machine busy with other work (the test
+ * lanes beside this one) starting it and its first attempts can take tens of seconds.
+ */
+const FIRST_ATTEMPTS_MS = 60_000;
 
 let sequence = 0;
 
@@ -113,6 +120,12 @@ async function fromHereOn(): Promise<{ entryId: { gt: number } }> {
   return { entryId: { gt: _max.id ?? 0 } };
 }
 
+/** How many of the deliveries `which` selects wait for a retry after the receiver refused them (not only claimed, or cut off). */
+async function refusedAndPending(which: { entryId: { gt: number } }): Promise<number> {
+  const rows = await database.outboxMessage.findMany({ where: { ...which, status: "pending" }, select: { id: true } });
+  return rows.filter((row) => receiver.refused.has(row.id)).length;
+}
+
 /** The deliveries `which` selects: how many, and how many the receiver accepted exactly once. */
 async function deliveriesSettled(which: {
   entryId: { gt: number };
@@ -136,7 +149,7 @@ function printFaultsOnFailure(): void {
       const faults = server
         .output()
         .split("\n")
-        .filter((line) => line.includes('"fault"'));
+        .filter((line) => line.includes('"fault"') || line.includes('"warn"') || /deliver|webhook/i.test(line));
       console.error(`server ${name} faults:\n${faults.join("\n") || "(none)"}`);
     }
   });
@@ -208,13 +221,12 @@ describe("two servers on one database", () => {
   });
 
   it("deliver every notification exactly once after one of them is killed with deliveries pending", async () => {
+    printFaultsOnFailure();
     receiver.refuse();
     const ours = await fromHereOn();
     for (let i = 0; i < 20; i += 1) expect((await post(i % 2 ? b : a, body())).status).toBe(201);
     // Every new delivery has been tried and refused at least once: pending, waiting for a retry.
-    await expect
-      .poll(() => database.outboxMessage.count({ where: { ...ours, status: "pending", attempts: { gte: 1 } } }), { timeout: 20_000 })
-      .toBe(20);
+    await expect.poll(() => refusedAndPending(ours), { timeout: FIRST_ATTEMPTS_MS }).toBe(20);
 
     a.child.kill("SIGKILL");
     await new Promise((resolve) => a.child.once("exit", resolve));
@@ -224,8 +236,7 @@ describe("two servers on one database", () => {
     const settled = await deliveriesSettled(ours);
     expect(settled.acceptedTwice).toBe(0);
     expect(settled.acceptedOnce).toBe(20);
-    expect(receiver.refusedCount()).toBeGreaterThanOrEqual(20);
-  }, 90_000);
+  }, 150_000);
 
   it("finish what is in flight when told to stop: every sign-up answered 201 is stored, and the process exits cleanly", async () => {
     const emails = Array.from({ length: 40 }, (_, i) => `graceful.${Date.now()}.${i}@example.com`);
@@ -250,9 +261,7 @@ describe("one server restarted", () => {
     try {
       const ours = await fromHereOn();
       for (let i = 0; i < 10; i += 1) expect((await post(server, body())).status).toBe(201);
-      await expect
-        .poll(() => database.outboxMessage.count({ where: { ...ours, status: "pending", attempts: { gte: 1 } } }), { timeout: 20_000 })
-        .toBe(10);
+      await expect.poll(() => refusedAndPending(ours), { timeout: FIRST_ATTEMPTS_MS }).toBe(10);
       await server.stop();
 
       receiver.accept();
@@ -263,15 +272,19 @@ describe("one server restarted", () => {
       await server.stop();
       await restarted?.stop();
     }
-  }, 90_000);
+  }, 150_000);
 
   it("answer GET /api/health with 200 and JSON that is never cached", async () => {
-    const server = await startSiteServer({ port: 3254, databaseFile, env: serverEnv("health") });
+    const server = await startSiteServer({ port: 3254, databaseFile, env: serverEnv("health"), output: true });
     try {
       const response = await fetch(`${server.url}/api/health`);
-      expect(response.status).toBe(200);
-      expect(response.headers.get("cache-control")).toBe("no-store");
-      expect(await response.json()).toMatchObject({ status: "ok", database: "ok", migrations: { pending: [], unknown: [] } });
+      const answer = { status: response.status, cacheControl: response.headers.get("cache-control"), body: await response.json() };
+      // The whole answer in one assertion: a 503's body says why.
+      expect(answer, server.output()).toMatchObject({
+        status: 200,
+        cacheControl: "no-store",
+        body: { status: "ok", database: "ok", migrations: { pending: [], unknown: [] } },
+      });
     } finally {
       await server.stop();
     }

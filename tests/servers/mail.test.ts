@@ -121,7 +121,10 @@ describe("confirmation emails from the production server", () => {
     const emails = Array.from({ length: 5 }, (_, i) => `killed.${Date.now()}.${i}@example.com`);
     for (const email of emails) expect(await signUp(server, email)).toBe(201);
     await expect
-      .poll(() => database.outboxMessage.count({ where: { kind: "email", status: "pending", attempts: { gte: 1 } } }), { timeout: 20_000 })
+      .poll(
+        () => database.outboxMessage.count({ where: { kind: "email", status: "pending", attempts: { gte: 1 }, lastError: { not: null } } }),
+        { timeout: 60_000 },
+      )
       .toBe(5);
 
     server.child.kill("SIGKILL");
@@ -132,5 +135,5 @@ describe("confirmation emails from the production server", () => {
     await expect.poll(() => emails.map((email) => mailsPerAddress().get(email) ?? 0), { timeout: 30_000 }).toEqual([1, 1, 1, 1, 1]);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(emails.map((email) => mailsPerAddress().get(email))).toEqual([1, 1, 1, 1, 1]);
-  }, 120_000);
+  }, 150_000);
 });
