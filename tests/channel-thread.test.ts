@@ -1,8 +1,9 @@
 /**
  * The sending thread (lib/outbox/channel-thread.ts): channels built in a thread of their own at a
  * lower CPU priority, attempts passed to it and their outcomes back, an abort carried over, and a
- * thread that dies ending its attempts as retryable failures and replaced at the next attempt, and
- * `ready` saying when the channels are built.
+ * thread that dies ending its attempts as retryable failures and replaced at the next attempt,
+ * `ready` saying when the channels are built, and attempts that reach the thread too late not
+ * started.
  */
 import path from "node:path";
 import { threadId } from "node:worker_threads";
@@ -16,13 +17,16 @@ const delivery = (event: string): Delivery => ({ id: `d-${event}`, kind: "webhoo
 
 const fixture = path.resolve("tests/fixtures/thread-channels.ts");
 
+/** Far enough away not to matter, for the attempts that are not about deadlines. */
+const later = () => Date.now() + 60_000;
+
 function channel() {
   const { webhook } = channelsInThread({ module: fixture, config: { tag: "from the test" }, kinds: ["webhook"] }).channels;
-  return (event: string, signal = new AbortController().signal) => webhook!(delivery(event), entry, signal);
+  return (event: string, signal = new AbortController().signal, deadline = later()) => webhook!(delivery(event), entry, signal, deadline);
 }
 
 const answer = (outcome: Attempted) =>
-  JSON.parse((outcome as { problem: string }).problem) as { tag: string; threadId: number; niceness: number };
+  JSON.parse((outcome as { problem: string }).problem) as { tag: string; threadId: number; niceness: number; builtAtNiceness: number };
 
 describe("the sending thread", () => {
   it("runs the channels built from the settings given, in a thread of lower priority than the site's", async () => {
@@ -31,6 +35,24 @@ describe("the sending thread", () => {
     expect(seen.tag).toBe("from the test");
     expect(seen.threadId).not.toBe(threadId);
     expect(seen.niceness).toBeGreaterThan(0);
+    // Built before it lowered itself: loading the modules is most of its work, done once at start.
+    expect(seen.builtAtNiceness).toBeLessThan(seen.niceness);
+  });
+
+  it("does not start an attempt that waited in the thread until its deadline, and ends one that runs past it", async () => {
+    const send = channel();
+    await send("created"); // built
+    // The thread is kept busy for 400 ms; the next attempt's deadline passes while it waits behind.
+    const busy = send("busy:400");
+    const late = send("created", new AbortController().signal, Date.now() + 150);
+    expect(await late).toEqual({ delivered: false, retry: true, problem: "not started: the sending thread was busy until its deadline" });
+    await busy;
+    // Started in time, still waiting at its deadline, and no abort from the main side: the thread ends it.
+    expect(await send("wait", new AbortController().signal, Date.now() + 300)).toEqual({
+      delivered: false,
+      retry: true,
+      problem: "aborted: the attempt's deadline passed",
+    });
   });
 
   it("carries an abort (the attempt's deadline, a shutdown) to the attempt in the thread", async () => {
@@ -55,7 +77,7 @@ describe("the sending thread", () => {
     const slow = channelsInThread({ module: fixture, config: { tag: "slow", buildMs: 800 }, kinds: ["webhook"] });
     await slow.ready();
     expect(Date.now() - started).toBeGreaterThanOrEqual(800);
-    expect(answer(await slow.channels.webhook!(delivery("created"), entry, new AbortController().signal)).tag).toBe("slow");
+    expect(answer(await slow.channels.webhook!(delivery("created"), entry, new AbortController().signal, later())).tag).toBe("slow");
 
     const broken = channelsInThread({ module: fixture, config: { tag: "broken", broken: true }, kinds: ["webhook"] });
     await expect(broken.ready()).rejects.toThrow(/cannot be built/);
@@ -64,7 +86,7 @@ describe("the sending thread", () => {
   it("starts a new thread when asked whether it is ready after the last one died", async () => {
     const thread = channelsInThread({ module: fixture, config: { tag: "again" }, kinds: ["webhook"] });
     await thread.ready();
-    const send = (event: string) => thread.channels.webhook!(delivery(event), entry, new AbortController().signal);
+    const send = (event: string) => thread.channels.webhook!(delivery(event), entry, new AbortController().signal, later());
     const first = answer(await send("created")).threadId;
     await send("exit");
     await thread.ready();

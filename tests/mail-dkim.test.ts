@@ -62,7 +62,7 @@ async function sendConfirmation(signing: DkimSettings | null): Promise<void> {
     dkim: signing,
   });
   const delivery = { id: crypto.randomUUID(), kind: "email" as const, entryId: entry.id, attempt: 1, event: "created", payload: null };
-  expect(await send(delivery, entry, new AbortController().signal)).toEqual({ delivered: true });
+  expect(await send(delivery, entry, new AbortController().signal, Date.now() + 10_000)).toEqual({ delivered: true });
 }
 
 describe("DKIM signing", () => {

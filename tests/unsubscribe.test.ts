@@ -80,7 +80,7 @@ function oneClick(address: string): Promise<Response> {
 }
 
 async function unsubscribeAddressOf(entry: WaitlistEntry): Promise<string> {
-  expect(await channel()(delivery(entry), entry, new AbortController().signal)).toEqual({ delivered: true });
+  expect(await channel()(delivery(entry), entry, new AbortController().signal, Date.now() + 10_000)).toEqual({ delivered: true });
   const [raw] = received();
   const { headerLines } = await simpleParser(raw!);
   const header = (name: string) =>
@@ -169,7 +169,7 @@ describe("one-click unsubscribe", () => {
     // A message claimed just before the click is not sent either.
     const unsubscribed = await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: entry.id } });
     for (const file of readdirSync(mail.dir)) rmSync(path.join(mail.dir, file));
-    expect(await channel()(delivery(unsubscribed, "invitation"), unsubscribed, new AbortController().signal)).toEqual({
+    expect(await channel()(delivery(unsubscribed, "invitation"), unsubscribed, new AbortController().signal, Date.now() + 10_000)).toEqual({
       delivered: false,
       retry: false,
       problem: UNSUBSCRIBED_PROBLEM,

@@ -10,7 +10,9 @@
  * takes a moment (0.6 s here, seconds on a busy machine), so the delivery worker claims nothing
  * until `ready()` resolves: an attempt's deadline (half its lease) is for the receiver, and one
  * spent waiting for the thread could end after the receiver took the message, which then goes out
- * twice. ./sending-thread.mjs is the thread itself.
+ * twice. For the same reason the thread does not start an attempt that waited in its queue until
+ * the deadline (a thread at niceness 19 on a busy machine), and ends one that runs past it without
+ * waiting for the abort, which would queue behind it. ./sending-thread.mjs is the thread itself.
  */
 import "server-only";
 import path from "node:path";
@@ -19,7 +21,7 @@ import type { WaitlistEntry } from "../generated/prisma/client";
 import { errorFields, log } from "../log";
 import type { Attempted, Channel, Delivery, DeliveryKind } from "./worker";
 
-/** Niceness 10: the site's threads (0) come first; the thread still gets a share when they are busy. */
+/** Niceness 19: the site's threads (0) come first; the thread still gets a share when they are busy. */
 const THREAD_NICENESS = 19;
 
 type ChannelThreadOptions = {
@@ -88,7 +90,7 @@ export function channelsInThread(options: ChannelThreadOptions): ThreadChannels 
 
   const channelOf =
     (kind: DeliveryKind): Channel =>
-    (delivery: Delivery, entry: WaitlistEntry, signal: AbortSignal) =>
+    (delivery: Delivery, entry: WaitlistEntry, signal: AbortSignal, deadline: number) =>
       new Promise<Attempted>((resolve) => {
         const worker = started();
         const id = (next += 1);
@@ -101,7 +103,7 @@ export function channelsInThread(options: ChannelThreadOptions): ThreadChannels 
             resolve(outcome);
           },
         });
-        worker.postMessage({ id, kind, delivery, entry });
+        worker.postMessage({ id, kind, delivery, entry, deadline });
       });
 
   // Started now, not at the first claim: the site's first sign-ups then find it ready.

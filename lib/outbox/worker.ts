@@ -59,10 +59,12 @@ export type Attempted =
 
 /**
  * Sends one delivery about its entry. Must stop (and give up the message) when
- * `signal` aborts: the attempt's deadline, shorter than the lease. Must not
- * throw; a thrown error counts as a retryable failure.
+ * `signal` aborts: the attempt's deadline, shorter than the lease. `deadline` is
+ * when that happens (Date.now() time): a channel whose attempt can wait before it
+ * starts (in another thread's queue) must not start it after. Must not throw; a
+ * thrown error counts as a retryable failure.
  */
-export type Channel = (delivery: Delivery, entry: WaitlistEntry, signal: AbortSignal) => Promise<Attempted>;
+export type Channel = (delivery: Delivery, entry: WaitlistEntry, signal: AbortSignal, deadline: number) => Promise<Attempted>;
 
 export type DeliveryWorkerOptions = {
   channels: Partial<Record<DeliveryKind, Channel>>;
@@ -365,6 +367,7 @@ export class DeliveryWorker {
     const deadlineMs = this.attemptDeadlineMs;
     const { signal } = controller;
     const deadlinePassed = new Error(`the attempt's deadline (${deadlineMs} ms) passed`);
+    const deadline = Date.now() + deadlineMs;
     const timer = setTimeout(() => controller.abort(deadlinePassed), deadlineMs);
     // Settles when the attempt is aborted, even if the channel itself never does.
     let onAbort!: () => void;
@@ -374,7 +377,7 @@ export class DeliveryWorker {
     signal.addEventListener("abort", onAbort, { once: true });
     let outcome: Attempted;
     try {
-      outcome = await Promise.race([this.channels[delivery.kind]!(delivery, entry, signal), aborted]);
+      outcome = await Promise.race([this.channels[delivery.kind]!(delivery, entry, signal, deadline), aborted]);
     } catch (error) {
       outcome = { delivered: false, retry: true, problem: error instanceof Error ? error.message : String(error) };
     } finally {
