@@ -23,6 +23,12 @@ let database: Database;
 let catcher: SMTPServer | undefined;
 const servers: SiteServer[] = [];
 
+/**
+ * How long a sign-up's first attempt may take to be made and fail: the sending thread runs at
+ * niceness 19, and beside other work (the test lanes) its first attempts can take tens of seconds.
+ */
+const FIRST_ATTEMPTS_MS = 60_000;
+
 const serverEnv = {
   WAITLIST_SECRET: BENCH_SECRET,
   WAITLIST_MIN_SUBMIT_MS: "0",
@@ -102,7 +108,9 @@ describe("confirmation emails from the production server", () => {
     const email = `down.then.up.${Date.now()}@example.com`;
     expect(await signUp(server, email)).toBe(201);
     await expect
-      .poll(async () => (await emailRows()).find((row) => row.attempts >= 1 && row.lastError !== null)?.status, { timeout: 15_000 })
+      .poll(async () => (await emailRows()).find((row) => row.attempts >= 1 && row.lastError !== null)?.status, {
+        timeout: FIRST_ATTEMPTS_MS,
+      })
       .toBe("pending");
 
     await startCatcher();
@@ -110,7 +118,7 @@ describe("confirmation emails from the production server", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // long enough for a second attempt, were one due
     expect(mailsPerAddress().get(email)).toBe(1);
     expect((await emailRows()).every((row) => row.status === "delivered")).toBe(true);
-  }, 90_000);
+  }, 120_000);
 
   it("arrive once each after the site is killed with emails waiting and started again", async () => {
     rmSync(mailDir, { recursive: true, force: true });
@@ -123,7 +131,7 @@ describe("confirmation emails from the production server", () => {
     await expect
       .poll(
         () => database.outboxMessage.count({ where: { kind: "email", status: "pending", attempts: { gte: 1 }, lastError: { not: null } } }),
-        { timeout: 60_000 },
+        { timeout: FIRST_ATTEMPTS_MS },
       )
       .toBe(5);
 
