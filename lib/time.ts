@@ -12,3 +12,19 @@ export function utcDay(date: Date): string {
 export function utcDayPlus(day: string, days: number): string {
   return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000));
 }
+
+/** What `within` gives for work still unsettled at its limit. */
+export const LATE = Symbol("late");
+
+/**
+ * What `work` settles to (a rejection rethrown), or LATE if it has not settled within `ms`: the
+ * caller answers at its limit and the work goes on unwatched. The timer is cleared either way.
+ */
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof LATE> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([work, new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => resolve(LATE), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

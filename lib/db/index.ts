@@ -17,6 +17,7 @@ import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { databaseSettings, parseEnv, type DatabaseSettings } from "../env";
 import { PrismaClient } from "../generated/prisma/client";
 import { forgetSingleton, singleton } from "../singleton";
+import { within } from "../time";
 import { sqliteFileInWorker, type WorkerConnectionOptions } from "./worker-connection";
 import { temporaryKind } from "./errors";
 
@@ -158,11 +159,10 @@ export function getDatabase(): Database {
  * database that fails or is late is the health check's to report (the connection logs a failure).
  */
 export async function openDatabase(deadlineMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
-  const answered = getDatabase().$queryRaw`SELECT 1`.then(() => {}).catch(() => {});
-  await Promise.race([answered, late]);
-  clearTimeout(timer);
+  await within(
+    getDatabase().$queryRaw`SELECT 1`.catch(() => {}),
+    deadlineMs,
+  );
 }
 
 /** Closes the process's client, for tests and graceful shutdown. */

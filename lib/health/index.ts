@@ -23,6 +23,7 @@ import { databaseSettings, parseEnv } from "../env";
 import { json } from "../http";
 import { errorFields, log } from "../log";
 import { singleton } from "../singleton";
+import { LATE, within } from "../time";
 
 /** The longest the database gets to answer a health check; the answer goes out well within 2 s. */
 const HEALTH_DEADLINE_MS = 1_500;
@@ -52,8 +53,6 @@ type Health = {
   migrations?: { applied: number; shipped: number; pending: string[]; unknown: string[] };
   problems: string[];
 };
-
-const TIMED_OUT = Symbol("timed out");
 
 /** Less free space than this on the disk holding the embedded database counts as full: a batch of sign-ups, its log and a checkpoint need room. */
 const LOW_DISK_BYTES = 1024 * 1024;
@@ -92,16 +91,12 @@ export async function checkHealth(
   const problems: string[] = [];
   if (state.shuttingDown) problems.push("shutting down");
   let applied: string[];
-  let timer: NodeJS.Timeout | undefined;
   try {
     const query = database().$queryRaw<{ migration_name: string }[]>`
       SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
     // The query goes on if it is late (the connection has its own deadline); the answer does not wait for it.
-    const rows = await Promise.race([
-      query,
-      new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), deadlineMs))),
-    ]);
-    if (rows === TIMED_OUT) {
+    const rows = await within(query, deadlineMs);
+    if (rows === LATE) {
       log.warn({ fault: "database_busy", deadline_ms: deadlineMs }, "health check: the database did not answer in time");
       return {
         status: "unavailable",
@@ -120,8 +115,6 @@ export async function checkHealth(
           ? "the database is locked"
           : "the database did not answer";
     return { status: "unavailable", database: "unreachable", problems: [...problems, reason] };
-  } finally {
-    clearTimeout(timer);
   }
   const pending = shipped.filter((name) => !applied.includes(name));
   const unknown = applied.filter((name) => !shipped.includes(name));
