@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUSY_TIMEOUT_MS, getDatabase, Prisma, WITHOUT_SYNC } from "@/lib/db";
+import { BUSY_TIMEOUT_MS, getDatabase, Prisma, SAFETY_NET_CHECKPOINT_PAGES, WITHOUT_SYNC } from "@/lib/db";
 import { databaseSettings } from "@/lib/env";
 import { setUpTestDatabase } from "./support/database";
 
@@ -21,6 +21,12 @@ describe(`the site's database client (${process.env.DATABASE_DRIVER})`, () => {
     expect(await pragma("journal_mode")).toBe("wal");
     expect(await pragma("synchronous")).toBe(2); // FULL
     expect(await pragma("foreign_keys")).toBe(1); // removing an entry removes its deliveries
+  });
+
+  it("leaves checkpoints to its own thread: a commit checkpoints only past 100,000 pages of log (better-sqlite3; libSQL's client keeps SQLite's 1,000 on each new connection)", async () => {
+    // At 10,000 pages a commit after each launch burst ran the checkpoint itself (20-35 ms held).
+    expect(SAFETY_NET_CHECKPOINT_PAGES).toBe(100_000);
+    expect(await pragma("wal_autocheckpoint")).toBe(process.env.DATABASE_DRIVER === "libsql" ? 1_000 : SAFETY_NET_CHECKPOINT_PAGES);
   });
 
   it("runs a statement marked WITHOUT_SYNC with synchronous=NORMAL, then goes back to FULL", async () => {

@@ -66,10 +66,18 @@ const SYNCED = "PRAGMA synchronous = FULL";
 /**
  * The site's own client checkpoints the write-ahead log from a thread of its own this often
  * (lib/db/checkpointer.mjs), so no sign-up's commit pays for a checkpoint; its connection still
- * checkpoints by itself past SAFETY_NET_CHECKPOINT_PAGES (about 40 MB of log) should that thread stop.
+ * checkpoints by itself past SAFETY_NET_CHECKPOINT_PAGES should that thread stop.
+ *
+ * SQLite compares that limit with the log's length since it last started over, not with what is
+ * left to copy, and the log starts over only when a write begins with every page copied: during a
+ * long run of writes it only grows, however often the thread copies it. After a launch's burst the
+ * owing pass alone writes about 32,000 pages (130 MB) before the first pause (bench:launch), so at
+ * 10,000 pages a commit ran the checkpoint once per burst and held the connection 20-35 ms, mostly
+ * syncing the pages the thread had copied (docs/performance.md). 100,000 pages is about 400 MB of
+ * log, reached only if the thread has stopped (it logs that) or writes never pause for minutes.
  */
 const CHECKPOINT_EVERY_MS = 250;
-const SAFETY_NET_CHECKPOINT_PAGES = 10_000;
+export const SAFETY_NET_CHECKPOINT_PAGES = 100_000;
 const CONNECTION_SETUP = `${SYNCED}; PRAGMA foreign_keys = ON; PRAGMA cache_size = -${64 * 1024};`;
 
 /**
