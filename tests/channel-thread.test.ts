@@ -45,13 +45,19 @@ describe("the sending thread", () => {
     // The thread is kept busy for 400 ms; the next attempt's deadline passes while it waits behind.
     const busy = send("busy:400");
     const late = send("created", new AbortController().signal, Date.now() + 150);
-    expect(await late).toEqual({ delivered: false, retry: true, problem: "not started: the sending thread was busy until its deadline" });
+    expect(await late).toEqual({
+      delivered: false,
+      retry: true,
+      problem: "not started: the sending thread was busy until its deadline",
+      atDeadline: true,
+    });
     await busy;
     // Started in time, still waiting at its deadline, and no abort from the main side: the thread ends it.
     expect(await send("wait", new AbortController().signal, Date.now() + 300)).toEqual({
       delivered: false,
       retry: true,
       problem: "aborted: the attempt's deadline passed",
+      atDeadline: true,
     });
   });
 

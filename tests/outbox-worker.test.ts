@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { createDatabase, getDatabase, Prisma } from "@/lib/db";
+import { captureLog } from "@/lib/log";
 import { databaseSettings, parseEnv } from "@/lib/env";
 import { owe, type OwedDelivery } from "@/lib/outbox/owe";
 import {
@@ -253,5 +254,31 @@ describe("a saturated site", () => {
     expect(await yielding.sweep()).toBe(10);
     const eased = worker({ webhook: hook.send });
     expect(await eased.sweep()).toBe(30);
+  });
+});
+
+describe("an attempt that reaches its deadline", () => {
+  it("is logged as cut off when its channel ended it there itself (the sending thread's own timer), and only then", async () => {
+    const late = (await owing(1, "webhook"))[0]!;
+    const refused = (await owing(1, "email"))[0]!;
+    const captured = captureLog();
+    try {
+      const sweeps = worker({
+        webhook: channel(() => ({ delivered: false, retry: true, problem: "aborted: the attempt's deadline passed", atDeadline: true }))
+          .send,
+        email: channel(() => ({ delivered: false, retry: true, problem: "SMTP 451" })).send,
+      });
+      expect(await sweeps.sweep()).toBe(2);
+    } finally {
+      captured.stop();
+    }
+    const cutOff = captured.lines.filter((line) => line.fault === "delivery_attempt_deadline");
+    expect(cutOff).toEqual([expect.objectContaining({ kind: "webhook", delivery_id: late, deadline_ms: 30_000 })]);
+    expect(captured.text()).not.toContain(refused);
+    const rows = await getDatabase().outboxMessage.findMany({ where: { id: { in: [late, refused] } }, orderBy: { kind: "asc" } });
+    expect(rows.map((row) => [row.kind, row.status, row.lastError])).toEqual([
+      ["email", "pending", "SMTP 451"],
+      ["webhook", "pending", "aborted: the attempt's deadline passed"],
+    ]);
   });
 });

@@ -43,14 +43,15 @@ parentPort.on("message", async (message) => {
   if (deadline - Date.now() < START_MARGIN_MS) {
     parentPort.postMessage({
       id,
-      outcome: { delivered: false, retry: true, problem: "not started: the sending thread was busy until its deadline" },
+      outcome: { delivered: false, retry: true, problem: "not started: the sending thread was busy until its deadline", atDeadline: true },
     });
     return;
   }
   const controller = new AbortController();
   controllers.set(id, controller);
   // Ended here at the deadline too: the main side's abort waits in this thread's queue.
-  const timer = setTimeout(() => controller.abort(new Error("the attempt's deadline passed")), deadline - Date.now());
+  const deadlinePassed = new Error("the attempt's deadline passed");
+  const timer = setTimeout(() => controller.abort(deadlinePassed), deadline - Date.now());
   let outcome;
   try {
     const channel = channels[kind];
@@ -63,5 +64,6 @@ parentPort.on("message", async (message) => {
     clearTimeout(timer);
     controllers.delete(id);
   }
+  if (!outcome.delivered && controller.signal.reason === deadlinePassed) outcome = { ...outcome, atDeadline: true };
   parentPort.postMessage({ id, outcome });
 });

@@ -55,6 +55,11 @@ export type Attempted =
       now?: boolean;
       /** The receiver refused the recipient for good (a bounce): `onRecipientRefused` hears of it. */
       recipientRefused?: boolean;
+      /**
+       * The channel ended the attempt at its deadline itself, or did not start it in time (the
+       * sending thread keeps the deadline too): a cut-off like one the worker's own timer makes.
+       */
+      atDeadline?: boolean;
     };
 
 /**
@@ -384,9 +389,12 @@ export class DeliveryWorker {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
     }
-    if (outcome.delivered || !signal.aborted) return outcome;
+    if (outcome.delivered) return outcome;
     // Cut off by a shutdown: not the receiver's fault, so due again at once, from any instance.
-    if (signal.reason !== deadlinePassed) return { delivered: false, retry: true, problem: "cut off by a shutdown", now: true };
+    if (signal.aborted && signal.reason !== deadlinePassed)
+      return { delivered: false, retry: true, problem: "cut off by a shutdown", now: true };
+    // Whichever timer came first, this worker's or the channel's own, the operator reads one fault.
+    if (!signal.aborted && !outcome.atDeadline) return outcome;
     log.warn(
       {
         fault: "delivery_attempt_deadline",
