@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { createDatabase, getDatabase } from "@/lib/db";
 import { databaseSettings, parseEnv } from "@/lib/env";
 import { listPage, parseListQuery } from "@/lib/operator/list";
-import { indexAllEntries, indexNewEntries, PASS_ROWS } from "@/lib/operator/search-index";
+import { EventLoopLoad } from "@/lib/event-loop-load";
+import { indexAllEntries, indexNewEntries, indexTurn, PASS_ROWS, YIELDING_ROWS } from "@/lib/operator/search-index";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { validSignup } from "./fixtures/signup";
@@ -33,6 +34,14 @@ const indexIsWhole = (againstEntries = false) =>
   getDatabase().$executeRawUnsafe(
     `INSERT INTO waitlist_search (waitlist_search, rank) VALUES ('integrity-check', ${againstEntries ? 1 : 0})`,
   );
+
+/** `count` entries stored at once by SQL ("Backlog Co 0", ...), none of them indexed yet. */
+async function storeBacklog(count: number): Promise<void> {
+  const rows = JSON.stringify(Array.from({ length: count }, (_, i) => [`Backlog Co ${i}`, `b${i}@backlog.example`]));
+  await getDatabase().$executeRaw`
+    INSERT INTO waitlist_entries (company_name, contact_name, email, email_normalized, phone, business_type, company_size, created_at)
+    SELECT value ->> 0, 'Pat', value ->> 1, value ->> 1, '555 0100', 'hvac', '1-5', '2026-11-25T10:00:00.000+00:00' FROM json_each(${rows})`;
+}
 
 describe("the search index behind the sign-ups", () => {
   it("finds indexed and not yet indexed entries alike, once each, newest first, page by page", async () => {
@@ -74,16 +83,28 @@ describe("the search index behind the sign-ups", () => {
   });
 
   it("works through a backlog in passes, its mark moving with each", async () => {
-    const rows = JSON.stringify(Array.from({ length: 4_500 }, (_, i) => [`Backlog Co ${i}`, `b${i}@backlog.example`]));
-    await getDatabase().$executeRaw`
-      INSERT INTO waitlist_entries (company_name, contact_name, email, email_normalized, phone, business_type, company_size, created_at)
-      SELECT value ->> 0, 'Pat', value ->> 1, value ->> 1, '555 0100', 'hvac', '1-5', '2026-11-25T10:00:00.000+00:00' FROM json_each(${rows})`;
+    await storeBacklog(4_500);
     const first = Number((await getDatabase().waitlistEntry.findFirstOrThrow({ where: { companyName: "Backlog Co 0" } })).id);
     expect(await indexNewEntries(getDatabase())).toBe(PASS_ROWS);
     expect(await mark()).toBe(first + PASS_ROWS - 1);
     expect(await indexAllEntries(getDatabase())).toBe(4_500 - PASS_ROWS);
     await indexIsWhole(true);
     expect((await search("backlog co 4499")).length).toBe(1);
+  });
+
+  it("indexes a few entries a turn while the main thread is saturated, and the rest once it eases", async () => {
+    await storeBacklog(600);
+    const load = new EventLoopLoad();
+    // The main thread busy for 300 ms on end, as under a launch's load.
+    for (const until = performance.now() + 300; performance.now() < until;);
+    expect(await indexTurn(getDatabase(), load)).toBe(YIELDING_ROWS);
+    expect(await mark()).toBe(
+      Number((await getDatabase().waitlistEntry.findFirstOrThrow({ where: { companyName: "Backlog Co 0" } })).id) + YIELDING_ROWS - 1,
+    );
+    // Then idle for 300 ms: the next turn takes everything left, in passes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await indexTurn(getDatabase(), load)).toBe(600 - YIELDING_ROWS);
+    await indexIsWhole(true);
   });
 
   it("gives up a pass at once while another process holds the write lock (the connection stays free for sign-ups), and makes it later", async () => {

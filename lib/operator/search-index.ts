@@ -10,6 +10,7 @@
  */
 import "server-only";
 import { getDatabase, Prisma, temporaryKind, WITHOUT_SYNC, WITHOUT_WAITING, type Database } from "../db";
+import { EventLoopLoad } from "../event-loop-load";
 import { runPeriodically } from "../periodic";
 
 /**
@@ -17,6 +18,13 @@ import { runPeriodically } from "../periodic";
  * pass of 250 takes about 2 ms, up to 30 when FTS5 merges its segments (docs/performance.md, issue 29).
  */
 export const PASS_ROWS = 250;
+/**
+ * Entries indexed in a turn while the main thread is saturated (lib/event-loop-load.ts). At a
+ * million entries a full pass held the database 30-47 ms under launch load, with 10-22 ms of CPU,
+ * and every sign-up behind it waited: p99 1.10-1.25 of the floor in bench:launch. A few a second
+ * keep it moving; the rest waits for the load to ease, and is found meanwhile (lib/operator/list.ts).
+ */
+export const YIELDING_ROWS = 25;
 const SEARCH_INDEX_EVERY_MS = 1_000;
 
 type Pass = { mark: bigint | number; end: bigint | number | null; rows: bigint | number };
@@ -53,13 +61,19 @@ export async function indexAllEntries(database: Database, batch = PASS_ROWS): Pr
   }
 }
 
-/** server.ts: each second, whatever has joined since. */
+/** One turn: every entry not yet in the index, or YIELDING_ROWS of them while the site is saturated. */
+export async function indexTurn(database: Database, load: Pick<EventLoopLoad, "saturated">): Promise<number> {
+  return load.saturated() ? indexNewEntries(database, YIELDING_ROWS) : indexAllEntries(database);
+}
+
+/** server.ts: each second, whatever has joined since (a little at a time while the site is saturated). */
 export function startSearchIndexer(): () => void {
+  const load = new EventLoopLoad();
   return runPeriodically({
     name: "search_index",
     everyMs: SEARCH_INDEX_EVERY_MS,
     run: async () => {
-      await indexAllEntries(getDatabase());
+      await indexTurn(getDatabase(), load);
     },
   });
 }

@@ -23,8 +23,8 @@
  * rows older than a week are deleted a few hundred at a time.
  */
 import "server-only";
-import { performance } from "node:perf_hooks";
 import { getDatabase, Prisma, whileBusy, WITHOUT_SYNC, WITHOUT_WAITING, type Database } from "../db";
+import { EventLoopLoad } from "../event-loop-load";
 import { timestamp } from "../time";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit } from "../group-commit";
@@ -174,9 +174,8 @@ export class DeliveryWorker {
   private pumpAgain = false;
   private stopped = false;
   private nextPrune = 0;
-  /** The event loop's use at the last look, and whether it was above yieldAbove since the one before. */
-  private loadMark = performance.eventLoopUtilization();
-  private saturated = false;
+  /** The main thread's load, when the worker yields to a saturated site (yieldAbove). */
+  private readonly load: EventLoopLoad | undefined;
   /** Kinds whose last claim was cut short by the places free (for any attempt, or for retries): claimed again as they free up. */
   private readonly waitingForRoom = new Map<DeliveryKind, "any" | "retries">();
   /** The attempts under way, by delivery id: aborted when a stop's grace runs out. */
@@ -202,6 +201,7 @@ export class DeliveryWorker {
     this.batchSize = options.batchSize ?? 50;
     this.maxInFlight = options.maxInFlight ?? 100;
     this.gatherMs = options.gatherMs ?? 50;
+    this.load = options.yieldAbove === undefined ? undefined : new EventLoopLoad(options.yieldAbove);
   }
 
   /** The hard deadline of one attempt: half the lease, so its outcome is recorded while the claim still holds. */
@@ -235,18 +235,12 @@ export class DeliveryWorker {
   }
 
   /**
-   * Whether the main thread was busier than yieldAbove since the last look (looked at most every
-   * 250 ms). At launch volume every request's worth of the main thread counts: the deliveries then
-   * wait (their claims, outcomes and messages cost main-thread time), and catch up when it eases.
+   * Whether the main thread was busier than yieldAbove since the last look (lib/event-loop-load.ts).
+   * At launch volume every request's worth of the main thread counts: the deliveries then wait
+   * (their claims, outcomes and messages cost main-thread time), and catch up when it eases.
    */
   private yielding(): boolean {
-    if (this.options.yieldAbove === undefined) return false;
-    const since = performance.eventLoopUtilization(this.loadMark);
-    if (since.idle + since.active >= 250) {
-      this.saturated = since.utilization > this.options.yieldAbove;
-      this.loadMark = performance.eventLoopUtilization();
-    }
-    return this.saturated;
+    return this.load?.saturated() ?? false;
   }
 
   /** Resolves when the worker is idle: no claim under way or asked for, nothing it claimed still being attempted or recorded. */

@@ -11,6 +11,7 @@ import "server-only";
 import { hostname } from "node:os";
 import path from "node:path";
 import { parseEnv, type Env } from "../env";
+import { SATURATED_ABOVE } from "../event-loop-load";
 import { channelsInThread } from "../outbox/channel-thread";
 import { DeliveryWorker, type DeliveryKind } from "../outbox/worker";
 import { siteSecret } from "../security/secret";
@@ -68,7 +69,7 @@ function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
     // A recipient refused for good gets nothing more (./bounces.ts).
     onRecipientRefused: (database, refused) => suppressEntries(database, refused),
     // A saturated site serves its visitors first; what is owed goes out as soon as it eases.
-    yieldAbove: 0.9,
+    yieldAbove: SATURATED_ABOVE,
   });
 }
 
