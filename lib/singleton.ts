@@ -30,3 +30,11 @@ export function forgetSingleton<T>(name: string): T | undefined {
   values.delete(name);
   return value;
 }
+
+/**
+ * Forgets every one, as a new process would start (the unit tests run many files in one process:
+ * vitest.config.ts). Closing what needs closing is the caller's, before.
+ */
+export function forgetAllSingletons(): void {
+  store().clear();
+}
