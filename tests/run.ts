@@ -9,11 +9,11 @@
  * The lanes run side by side, each lane's stages one after another: the checks and the tests that
  * need no server in one, the build and the stages that start servers in the other. Each stage alone
  * on the 2-core machine (CPU s / wall s): unit about 57 s wall per driver (its files not isolated;
- * 120 s when they were), e2e 193/253 with its build, instances 56/52, faults 106/160, chaos 199/197, crash 24/25, soak 18/25. Three lanes
- * (the unit tests' halves apart, chaos beside e2e) finished in 580 s once, but in three of four
- * fresh-clone runs a timing-sensitive test failed on the busier machine (a libSQL lock window, the
- * health check of a server restarted beside soak's flood, a test spawning 14 processes); with two
- * lanes the server stages meet one lane of other work. No two stages that run at once share a port or file.
+ * 120 s when they were), e2e 193/253 with its build, instances 56/52, faults 106/160, chaos
+ * 199/197, crash 24/25, soak 18/25. Three lanes (the unit tests' halves apart, chaos beside e2e)
+ * finished in 580 s once, but in three of four fresh-clone runs a timing-sensitive test failed on
+ * the busier machine (a libSQL lock window, the health check of a server restarted beside soak's
+ * flood, a test spawning 14 processes); with two lanes the server stages meet one lane of other work. No two stages that run at once share a port or file.
  *
  * A stage's output goes to .tmp/test-logs/<stage>.log, and all of it is printed when the stage
  * fails. TEST_STAGES=lint,test:unit runs only those, one after another, with their output on the
