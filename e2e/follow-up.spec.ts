@@ -21,6 +21,14 @@ async function expectAxeClean(page: Page) {
 }
 
 /**
+ * The queue names its keys once they listen. The page's HTML (and a status line in it) is there
+ * before its script has run, and a key pressed before then does nothing.
+ */
+async function queueKeysListen(page: Page) {
+  await expect(page.locator("#queue-keys")).toContainText("j/k next and previous entry");
+}
+
+/**
  * Other tests' sign-ups (earlier, or in the other worker meanwhile) would share the queue: all but
  * these are taken out of it. Any that arrive later are newer, so they queue after these.
  */
@@ -65,6 +73,7 @@ test.describe("the follow-up queue", () => {
     await expectAxeClean(page);
 
     // Keyboard only: j to the entry, Tab to its note, type, Enter.
+    await queueKeysListen(page);
     await page.locator("body").focus();
     await page.keyboard.press("j");
     await expect(first.getByRole("link", { name: visitor.contact_name })).toBeFocused();
@@ -117,19 +126,37 @@ test.describe("the follow-up queue", () => {
     await visitorPage.context().close();
   });
 
-  test("c marks the focused entry contacted; x selects entries for a change to several at once", async ({ page, request, baseURL }) => {
+  test("c marks the focused entry contacted; x selects entries for a change to several at once", async ({
+    page,
+    browser,
+    request,
+    baseURL,
+  }) => {
     test.setTimeout(90_000);
     await enrolNewOperator(page, "keys", baseURL!);
     const visitors = [1, 2, 3].map((n) => ({ ...uniqueVisitor(`keys${n}`), contact_name: `Key Person ${n} ${Date.now()}` }));
     for (const visitor of visitors) await signUpThroughApi(request, visitor);
     closeEveryoneAwaitingBut(visitors.map((v) => Number(storedEntry(v.email)!.id)));
+
+    // Without JavaScript the keys would do nothing, so they are not offered; the buttons are.
+    const noScript = await browser.newContext({ baseURL, javaScriptEnabled: false, storageState: await page.context().storageState() });
+    const noScriptPage = await noScript.newPage();
+    await noScriptPage.goto("/operator");
+    await expect(noScriptPage.getByRole("button", { name: "Mark contacted" }).first()).toBeVisible();
+    await expect(noScriptPage.locator("#queue-keys")).toBeHidden();
+    await expect(noScriptPage.locator("#queue-keys")).toHaveText("");
+    await noScript.close();
+
     await page.goto("/operator");
+    await queueKeysListen(page);
     await page.locator("body").focus();
     await page.keyboard.press("j");
     await page.keyboard.press("c");
     await expect(page.getByRole("status")).toHaveText("1 entry marked contacted.");
     expect(storedEntry(visitors[0]!.email)).toMatchObject({ follow_up_state: "contacted" });
 
+    // The status line is in the next page's HTML: its keys listen a moment later.
+    await queueKeysListen(page);
     await page.locator("body").focus();
     await page.keyboard.press("j");
     await page.keyboard.press("x");

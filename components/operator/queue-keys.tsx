@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect } from "react";
+import { useHydrated } from "@/components/operator/use-hydrated";
 
 /**
  * The queue's keys, for an operator working down the list: j and k move between
@@ -8,6 +9,11 @@ import { useEffect } from "react";
  * (its note, if typed, goes with it), x selects it for a change to several at
  * once. Keys typed into a field are left alone. Without JavaScript every action
  * is still a button and a checkbox.
+ *
+ * It also renders the line that names the keys (the entries' names point to it
+ * with aria-describedby), empty and hidden until the keys listen: in the server's
+ * HTML, and without JavaScript, the keys would do nothing, so the page does not
+ * offer them: an operator is not told of keys that do nothing yet.
  */
 export function QueueKeys() {
   useEffect(() => {
@@ -33,5 +39,17 @@ export function QueueKeys() {
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, []);
-  return null;
+  // After the effect above: React runs a component's effects in order, so the line
+  // appears only once the listener is in place.
+  const listening = useHydrated();
+  return (
+    <p id="queue-keys" hidden={!listening} className="mb-2 text-xs text-slate-600">
+      {listening && (
+        <>
+          Keys: <kbd className="font-semibold">j</kbd>/<kbd className="font-semibold">k</kbd> next and previous entry,{" "}
+          <kbd className="font-semibold">c</kbd> mark it contacted, <kbd className="font-semibold">x</kbd> select it.
+        </>
+      )}
+    </p>
+  );
 }

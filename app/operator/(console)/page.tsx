@@ -152,10 +152,7 @@ export default async function QueuePage({ searchParams }: Props) {
               Change selected
             </button>
           </form>
-          <p id="queue-keys" className="mb-2 text-xs text-slate-600">
-            Keys: <kbd className="font-semibold">j</kbd>/<kbd className="font-semibold">k</kbd> next and previous entry,{" "}
-            <kbd className="font-semibold">c</kbd> mark it contacted, <kbd className="font-semibold">x</kbd> select it.
-          </p>
+          <QueueKeys />
           <ol aria-label="Awaiting contact" className="space-y-2">
             {page.rows.map((row) => {
               const urgency = URGENCY[urgencyOf(row.createdAt, now)];
@@ -238,7 +235,6 @@ export default async function QueuePage({ searchParams }: Props) {
               )}
             </p>
           )}
-          <QueueKeys />
         </>
       )}
     </ConsoleFrame>
