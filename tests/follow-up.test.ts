@@ -280,6 +280,30 @@ describe("notifications out", () => {
     }
   });
 
+  it("counts only what it marked itself when another instance sweeps at the same millisecond", async () => {
+    const other = createDatabase(databaseSettings({ ...parseEnv(), DATABASE_URL: databaseUrl }));
+    try {
+      const now = new Date();
+      await signUp({}, new Date(now.getTime() - 49 * HOUR));
+      const owedBefore = (await outboxOf("overdue")).length;
+      // Both read the entry past its deadline while another process holds the write lock; then one
+      // marks it and owes its webhook, and the other's statement finds it marked and leaves it.
+      const lock = await holdWriteLock(databaseFile);
+      const sweeps = Promise.all([
+        raiseOverdue(getDatabase(), { deliveries: ["webhook"], now }),
+        raiseOverdue(other, { deliveries: ["webhook"], now }),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await lock.release();
+      const raised = await sweeps;
+      const owed = (await outboxOf("overdue")).length - owedBefore;
+      expect(owed).toBeGreaterThan(0);
+      expect(raised.sort()).toEqual([0, owed]);
+    } finally {
+      await other.$disconnect();
+    }
+  });
+
   it("takes no write lock in a minute when nobody passed the deadline, with or without a webhook", async () => {
     await signUp({}, new Date(Date.now() - HOUR));
     // Another process holds the write lock: a look that wanted to write would wait for it (3 s) and fail.

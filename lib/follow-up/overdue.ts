@@ -62,8 +62,11 @@ export async function raiseOverdue(
       .map((row) => overdueWebhook(Number(row.id), new Date(row.created_at)))
       .map((row) => [row.id, row.entryId, row.payload]);
     await whileBusy(database, (db) => db.$executeRaw`INSERT INTO overdue_raises (at, owing) VALUES (${now}, ${JSON.stringify(owing)})`);
+    // What this statement marked is what it owes: the webhooks it stored under the ids made here.
+    // (Not the entries marked at `now`: another instance sweeping at the same millisecond marks
+    // with the same time, and its entries would be counted twice.)
     const [{ marked }] = await database.$queryRaw<[{ marked: bigint | number }]>`
-      SELECT count(*) AS marked FROM waitlist_entries WHERE id IN (SELECT value ->> 1 FROM json_each(${JSON.stringify(owing)})) AND overdue_at = ${now}`;
+      SELECT count(*) AS marked FROM outbox WHERE id IN (SELECT value ->> 0 FROM json_each(${JSON.stringify(owing)}))`;
     raised += Number(marked);
     if (entries.length < batch) return raised;
   }
