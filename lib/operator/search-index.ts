@@ -19,12 +19,15 @@ import { runPeriodically } from "../periodic";
  */
 export const PASS_ROWS = 250;
 /**
- * Entries indexed in a turn while the main thread is saturated (lib/event-loop-load.ts). At a
- * million entries a full pass held the database 30-47 ms under launch load, with 10-22 ms of CPU,
- * and every sign-up behind it waited: p99 1.10-1.25 of the floor in bench:launch. A few a second
- * keep it moving; the rest waits for the load to ease, and is found meanwhile (lib/operator/list.ts).
+ * While the main thread is saturated (lib/event-loop-load.ts), one pass every this many turns
+ * (seconds) and none in between. At a million entries a turn's full catch-up held the database
+ * 30-47 ms under launch load, every sign-up behind it waiting: p99 1.10-1.25 of the floor in
+ * bench:launch. A pass of PASS_ROWS now and then keeps the index moving (25 entries a second); the
+ * rest waits for the load to ease, and is found meanwhile (lib/operator/list.ts). Not a small pass
+ * every turn: each pass is a new FTS5 segment, and after 160 passes of 25 the merges that tiny
+ * segments bring held the database 123 ms in one pass (docs/performance.md).
  */
-export const YIELDING_ROWS = 25;
+export const SATURATED_TURNS_PER_PASS = 10;
 const SEARCH_INDEX_EVERY_MS = 1_000;
 
 type Pass = { mark: bigint | number; end: bigint | number | null; rows: bigint | number };
@@ -61,19 +64,32 @@ export async function indexAllEntries(database: Database, batch = PASS_ROWS): Pr
   }
 }
 
-/** One turn: every entry not yet in the index, or YIELDING_ROWS of them while the site is saturated. */
-export async function indexTurn(database: Database, load: Pick<EventLoopLoad, "saturated">): Promise<number> {
-  return load.saturated() ? indexNewEntries(database, YIELDING_ROWS) : indexAllEntries(database);
+/**
+ * The indexer's turns: each indexes every entry not yet in the index, but while the site is
+ * saturated only every SATURATED_TURNS_PER_PASS-th turn makes a pass, of PASS_ROWS entries.
+ */
+export function searchIndexTurns(database: () => Database, load: Pick<EventLoopLoad, "saturated">): () => Promise<number> {
+  let saturatedTurns = 0;
+  return async () => {
+    if (!load.saturated()) {
+      saturatedTurns = 0;
+      return indexAllEntries(database());
+    }
+    saturatedTurns += 1;
+    if (saturatedTurns < SATURATED_TURNS_PER_PASS) return 0;
+    saturatedTurns = 0;
+    return indexNewEntries(database());
+  };
 }
 
-/** server.ts: each second, whatever has joined since (a little at a time while the site is saturated). */
+/** server.ts: each second, whatever has joined since (now and then a pass while the site is saturated). */
 export function startSearchIndexer(): () => void {
-  const load = new EventLoopLoad();
+  const turn = searchIndexTurns(getDatabase, new EventLoopLoad());
   return runPeriodically({
     name: "search_index",
     everyMs: SEARCH_INDEX_EVERY_MS,
     run: async () => {
-      await indexTurn(getDatabase(), load);
+      await turn();
     },
   });
 }

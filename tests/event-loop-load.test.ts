@@ -1,0 +1,25 @@
+/**
+ * The main thread's load gauge (lib/event-loop-load.ts) that the delivery worker and the search
+ * index yield to: saturated after a stretch of the event loop busy on end, not after a stretch idle.
+ */
+import { performance } from "node:perf_hooks";
+import { expect, it } from "vitest";
+import { EventLoopLoad } from "@/lib/event-loop-load";
+
+const busyFor = (ms: number) => {
+  for (const until = performance.now() + ms; performance.now() < until;);
+};
+const idleFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+it("says saturated after the event loop was busy on end, and not after it idled", async () => {
+  const load = new EventLoopLoad();
+  busyFor(300);
+  expect(load.saturated()).toBe(true);
+  // Looked at most every 250 ms: right after a look, the answer stands.
+  await idleFor(50);
+  expect(load.saturated()).toBe(true);
+  await idleFor(300);
+  expect(load.saturated()).toBe(false);
+  busyFor(300);
+  expect(load.saturated()).toBe(true);
+});
