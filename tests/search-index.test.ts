@@ -94,7 +94,7 @@ describe("the search index behind the sign-ups", () => {
   it("makes one pass every few turns while the main thread is saturated, and indexes the rest once it eases", async () => {
     await storeBacklog(600);
     const firstId = Number((await getDatabase().waitlistEntry.findFirstOrThrow({ where: { companyName: "Backlog Co 0" } })).id);
-    // The gauge itself is tested with the delivery worker; here the site is saturated until it is not.
+    // The gauge itself has its own test (tests/event-loop-load.test.ts); here the site is saturated until it is not.
     let saturated = true;
     const turn = searchIndexTurns(getDatabase, { saturated: () => saturated });
     const saturatedTurns = [];

@@ -39,8 +39,9 @@ export function QueueKeys() {
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, []);
-  // After the effect above: React runs a component's effects in order, so the line
-  // appears only once the listener is in place.
+  // Called after the effect above: while hydrating, React runs this component's effects in
+  // hook order, and useHydrated's switch to true (one of them) renders the line after the
+  // listener is in place.
   const listening = useHydrated();
   return (
     <p id="queue-keys" hidden={!listening} className="mb-2 text-xs text-slate-600">

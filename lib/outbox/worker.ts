@@ -387,18 +387,20 @@ export class DeliveryWorker {
     // Cut off by a shutdown: not the receiver's fault, so due again at once, from any instance.
     if (signal.aborted && signal.reason !== deadlinePassed)
       return { delivered: false, retry: true, problem: "cut off by a shutdown", now: true };
-    // Whichever timer came first, this worker's or the channel's own, the operator reads one fault.
-    if (!signal.aborted && !outcome.atDeadline) return outcome;
-    log.warn(
-      {
-        fault: "delivery_attempt_deadline",
-        kind: delivery.kind,
-        delivery_id: delivery.id,
-        entry_id: delivery.entryId,
-        deadline_ms: deadlineMs,
-      },
-      "delivery attempt cut off at its deadline; it will be retried",
-    );
+    // Cut off at the deadline by this worker's timer or by the channel's own (the sending thread
+    // keeps the deadline too): whichever came first, the operator reads one fault.
+    if (signal.aborted || outcome.atDeadline) {
+      log.warn(
+        {
+          fault: "delivery_attempt_deadline",
+          kind: delivery.kind,
+          delivery_id: delivery.id,
+          entry_id: delivery.entryId,
+          deadline_ms: deadlineMs,
+        },
+        "delivery attempt cut off at its deadline; it will be retried",
+      );
+    }
     return outcome;
   }
 
