@@ -6,18 +6,14 @@
  * `test:unit`'s two halves). The production build is made once (lib/build/main.ts: skipped while its
  * inputs are unchanged), for the e2e server's address; a stage that starts a server waits for it.
  *
- * The lanes run side by side, each lane's stages one after another: the checks, the unit tests,
- * the crash test, the soak run and e2e in one; the build, the fault suite, the chaos run and the
- * instances test in the other. Each stage alone on the 2-core machine (CPU s / wall s): unit about
- * 57 s wall per driver (its files not isolated; 120 s when they were), e2e 193/253 with its build,
- * instances 56/52, faults 106/160, chaos 199/197, crash 24/25, soak 18/25. The crash test and the
- * soak run were at the second lane's end, where the first had finished 90 s before and a core sat
- * idle; before e2e they meet the fault suite's end instead, not the instances test (a server the
- * instances test restarted beside soak's flood once missed its health check). Three lanes (the
- * unit tests' halves apart, chaos beside e2e) finished in 580 s once, but in three of four
- * fresh-clone runs a timing-sensitive test failed on the busier machine (a libSQL lock window, that
- * health check, a test spawning 14 processes); with two lanes the server stages meet one lane of
- * other work. No two stages that run at once share a port or file.
+ * The lanes run side by side, each lane's stages one after another: the checks and the tests that
+ * need no server in one, the build and the stages that start servers in the other. Each stage alone
+ * on the 2-core machine (CPU s / wall s): unit about 57 s wall per driver (its files not isolated;
+ * 120 s when they were), e2e 193/253 with its build, instances 56/52, faults 106/160, chaos
+ * 199/197, crash 24/25, soak 18/25. Three lanes (the unit tests' halves apart, chaos beside e2e)
+ * finished in 580 s once, but in three of four fresh-clone runs a timing-sensitive test failed on
+ * the busier machine (a libSQL lock window, the health check of a server restarted beside soak's
+ * flood, a test spawning 14 processes); with two lanes the server stages meet one lane of other work. No two stages that run at once share a port or file.
  *
  * A stage's output goes to .tmp/test-logs/<stage>.log, and all of it is printed when the stage
  * fails. TEST_STAGES=lint,test:unit runs only those, one after another, with their output on the
@@ -51,8 +47,8 @@ const STAGES: Record<string, Stage> = {
 
 /** db:generate first (everything reads the generated client); then these side by side. */
 const LANES: readonly (readonly string[])[] = [
-  ["typecheck", "lint", "test:unit (better-sqlite3)", "test:unit (libsql)", "test:crash", "test:soak", "test:e2e"],
-  ["build", "test:faults", "test:chaos", "test:instances"],
+  ["typecheck", "lint", "test:unit (better-sqlite3)", "test:unit (libsql)", "test:e2e"],
+  ["build", "test:faults", "test:chaos", "test:instances", "test:crash", "test:soak"],
 ];
 
 /** One after another, for TEST_SERIAL and TEST_STAGES. */
