@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
-import { MessagePage } from "@/components/site/message-page";
+import { NotFoundMessage } from "@/components/site/not-found-message";
 import { SiteChrome } from "@/components/site/site-chrome";
-import { HEADER_LINKS } from "@/lib/content/site";
 
 export const metadata: Metadata = {
   title: { absolute: "Page not found | FieldCrew" },
@@ -12,25 +11,7 @@ export default function NotFound() {
   // Outside the (site) group, so it brings the site's frame itself.
   return (
     <SiteChrome>
-      <MessagePage
-        eyebrow="404"
-        title="We couldn't find that page"
-        footer={
-          <nav aria-label="Popular pages" className="mt-10">
-            <ul className="flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm font-medium">
-              {HEADER_LINKS.map((link) => (
-                <li key={link.href}>
-                  <a href={link.href} className="text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline">
-                    {link.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        }
-      >
-        The link may be old or mistyped. Everything about FieldCrew is a click away from the home page.
-      </MessagePage>
+      <NotFoundMessage />
     </SiteChrome>
   );
 }

@@ -158,6 +158,24 @@ test("an unknown address gets a 404 page with the navigation and a way home", as
   await expect(page).toHaveURL(/\/$/);
 });
 
+/** The hydration data Next.js inlines in a page's HTML (its `self.__next_f.push` scripts), as one text. */
+function hydrationData(html: string): string {
+  return [...html.matchAll(/<script[^>]*>self\.__next_f\.push\((.*?)\)<\/script>/gs)]
+    .map(([, call]) => JSON.parse(call!) as [number, string?])
+    .map(([, text]) => text ?? "")
+    .join("");
+}
+
+test("each page's hydration data spells out the site's header and footer once", async ({ request }) => {
+  // Next.js puts the 404 boundary's tree in every page's data. Each further copy of the frame there
+  // was 3-4 KB more for a phone to parse on every page (issue 41); a repeat is now a reference.
+  for (const path of ["/", "/about", "/careers", "/join"]) {
+    const data = hydrationData(await (await request.get(path)).text());
+    expect(data.match(/\["\$","header",null,\{/g), path).toHaveLength(1);
+    expect(data.match(/\["\$","footer",null,\{/g), path).toHaveLength(1);
+  }
+});
+
 test("each page has its own title, description and Open Graph tags; sitemap and robots exist", async ({ page, request }) => {
   const titles = new Set<string>();
   for (const path of ["/", "/about", "/careers"]) {

@@ -1,7 +1,20 @@
+import type { ReactElement } from "react";
 import { FOOTER_LINKS, SITE } from "@/lib/content/site";
 import { Logo } from "./logo";
 
+/**
+ * The footer on every page. Like the header (./site-header.tsx), one element per year, returned by
+ * every render, so a page's hydration data carries it once however many places it appears in.
+ */
 export function SiteFooter() {
+  const year = new Date().getFullYear();
+  if (made?.year !== year) made = { year, footer: footerOf(year) };
+  return made.footer;
+}
+
+let made: { year: number; footer: ReactElement } | undefined;
+
+function footerOf(year: number): ReactElement {
   return (
     <footer className="bg-ink-950 text-slate-300">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 sm:grid-cols-3 md:grid-cols-[2fr_1fr_1fr_1fr]">
@@ -34,7 +47,7 @@ export function SiteFooter() {
       </div>
       <div className="border-t border-white/10">
         <p className="mx-auto max-w-6xl px-4 py-6 text-sm text-slate-400 sm:px-6">
-          © {new Date().getFullYear()} {SITE.name}. Built for the trades.
+          © {year} {SITE.name}. Built for the trades.
         </p>
       </div>
     </footer>
