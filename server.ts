@@ -22,6 +22,7 @@ import { developmentPolicies, loadPagePolicies } from "./lib/security/page-polic
 import { SecretUnavailable, siteSecret } from "./lib/security/secret";
 import { startBackgroundJobs, type BackgroundJobs } from "./lib/site/background-jobs";
 import { createFrontDoor } from "./lib/site/front-door";
+import { loadInvalidEntryLinkPage } from "./lib/site/invalid-entry-link";
 import { deliveriesAtStart } from "./lib/waitlist/deliveries";
 import { DkimKeyProblem, dkimFromEnv } from "./lib/mail/dkim";
 
@@ -55,7 +56,14 @@ const app = next({ dev, dir: process.cwd(), port, hostname });
 await app.prepare();
 
 const policies = dev ? developmentPolicies() : loadPagePolicies(".next");
-const frontDoor = createFrontDoor({ env, dev, policies, headers: Object.entries(securityHeaders(!dev)), next: app.getRequestHandler() });
+const frontDoor = createFrontDoor({
+  env,
+  dev,
+  policies,
+  headers: Object.entries(securityHeaders(!dev)),
+  next: app.getRequestHandler(),
+  invalidEntryLink: dev ? undefined : loadInvalidEntryLinkPage(".next", policies),
+});
 
 const server = createServer(
   {

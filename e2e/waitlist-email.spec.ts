@@ -133,16 +133,43 @@ test.describe("the confirmation email and the visitor's page", () => {
     expect(await mailsTo(visitor.email)).toHaveLength(1);
   });
 
-  test("a forged or altered link gets a clear refusal page, and changes nothing", async ({ page }) => {
+  test("a forged or altered link gets a clear refusal page, with or without JavaScript, and changes nothing", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const visitor = uniqueVisitor("forged", MAIL_DOMAIN);
     await signUpThroughDialog(page, visitor);
     const path = entryLinkPath(await confirmationEmailTo(visitor.email));
     const altered = `${path.slice(0, -3)}${path.endsWith("abc") ? "xyz" : "abc"}`;
-    for (const bad of [altered, "/waitlist/entry/00000000-0000-4000-8000-000000000000.forged", "/waitlist/entry/%3Cscript%3E"]) {
+    const badLinks = [altered, "/waitlist/entry/00000000-0000-4000-8000-000000000000.forged", "/waitlist/entry/%3Cscript%3E"];
+    // The document's own 404 aside: a script refused by the policy, an error thrown, a file not found.
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error" && message.text().includes("Content Security Policy")) errors.push(message.text());
+    });
+    page.on("response", (response) => {
+      if (response.status() >= 400 && response.request().resourceType() !== "document") errors.push(response.url());
+    });
+    for (const bad of badLinks) {
       const response = await page.goto(bad);
       expect(response!.status()).toBe(404);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link is not valid");
     }
+    // Its scripts run under the page's policy: nothing refused, nothing thrown.
+    expect(errors).toEqual([]);
+    // Whole HTML, not a shell filled in by script: the same without JavaScript, in the site's frame.
+    const noScript = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    const plain = await noScript.newPage();
+    for (const bad of badLinks) {
+      const response = await plain.goto(bad);
+      expect(response!.status()).toBe(404);
+      expect(response!.headers()).toMatchObject({ "referrer-policy": "no-referrer", "x-robots-tag": "noindex, nofollow" });
+      await expect(plain.getByRole("heading", { level: 1 })).toHaveText("This link is not valid");
+      await expect(plain.getByRole("banner")).toHaveCount(1);
+    }
+    await noScript.close();
     expect(storedEntry(visitor.email)).toMatchObject({ confirmed_at: null });
   });
 

@@ -4,6 +4,7 @@
  * with the policy it was handed in the request (Next puts that policy's nonce on the page's scripts).
  * A visitor's own page carries their key in its address: no Referer may leave it, in development too.
  */
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,6 +14,9 @@ import { parseEnv } from "@/lib/env";
 import { securityHeaders } from "@/lib/security/headers";
 import { developmentPolicies } from "@/lib/security/page-policies";
 import { createFrontDoor } from "@/lib/site/front-door";
+import type { InvalidEntryLinkPage } from "@/lib/site/invalid-entry-link";
+import { siteSecret } from "@/lib/security/secret";
+import { entryToken } from "@/lib/waitlist/entry-link";
 
 const HANDED_POLICY = "x-test-handed-policy";
 let server: ReturnType<typeof createServer> | undefined;
@@ -24,14 +28,14 @@ afterEach(async () => {
 });
 
 /** The front door in front of a stand-in for Next's handler; its address. */
-async function frontDoor(dev: boolean): Promise<string> {
+async function frontDoor(dev: boolean, invalidEntryLink?: InvalidEntryLinkPage): Promise<string> {
   const next = async (request: IncomingMessage, response: ServerResponse) => {
     response.setHeader(HANDED_POLICY, String(request.headers["content-security-policy"] ?? "none"));
     response.end("page");
   };
   const env = parseEnv({ ...process.env, SITE_URL: "http://localhost:3000" });
   server = createServer(
-    createFrontDoor({ env, dev, policies: developmentPolicies(), headers: Object.entries(securityHeaders(!dev)), next }),
+    createFrontDoor({ env, dev, policies: developmentPolicies(), headers: Object.entries(securityHeaders(!dev)), next, invalidEntryLink }),
   );
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -58,6 +62,41 @@ describe("pages rendered per request, in production", () => {
     const answer = await fetch(origin + JOIN_PATH);
     expect(answer.headers.get("content-security-policy")).toMatch(/'nonce-/);
     expect(answer.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
+describe("a visitor's link the site did not sign, in production", () => {
+  const refusal: InvalidEntryLinkPage = { html: Buffer.from("<h1>This link is not valid</h1>"), policy: "the refusal page's own policy" };
+
+  it("gets the prerendered refusal with a 404 and its policy, before Next, and no Referer leaves it", async () => {
+    const origin = await frontDoor(false, refusal);
+    for (const made of [visitorPage, `${ENTRY_PAGE_PATH}/${randomUUID()}.forged`, `${ENTRY_PAGE_PATH}/%3Cscript%3E`]) {
+      const answer = await fetch(origin + made);
+      expect(answer.status, made).toBe(404);
+      expect(await answer.text()).toBe("<h1>This link is not valid</h1>");
+      expect(answer.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(answer.headers.get("content-security-policy")).toBe("the refusal page's own policy");
+      expect(answer.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(answer.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+      expect(answer.headers.get(HANDED_POLICY)).toBeNull();
+    }
+    const head = await fetch(origin + visitorPage, { method: "HEAD" });
+    expect(head.status).toBe(404);
+    expect(await head.text()).toBe("");
+  });
+
+  it("leaves a signed link, the data download and other methods to Next", async () => {
+    const origin = await frontDoor(false, refusal);
+    const signed = `${ENTRY_PAGE_PATH}/${entryToken(siteSecret(), randomUUID())}`;
+    for (const [path, method] of [
+      [signed, "GET"],
+      [`${visitorPage}/data`, "GET"],
+      [visitorPage, "OPTIONS"],
+    ] as const) {
+      const answer = await fetch(origin + path, { method });
+      expect(answer.status, `${method} ${path}`).toBe(200);
+      expect(await answer.text()).toBe("page");
+    }
   });
 });
 

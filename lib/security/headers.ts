@@ -78,12 +78,14 @@ export function inlineScriptHashes(html: string): string[] {
  * the visitor's key: no Referer leaves it, and search engines are told to stay out.
  */
 function visitorPageHeaders(nonce: string): Record<string, string> {
-  return {
-    "Content-Security-Policy": contentSecurityPolicy({ scriptHashes: [], nonce }),
-    "Referrer-Policy": "no-referrer",
-    "X-Robots-Tag": "noindex, nofollow",
-  };
+  return { "Content-Security-Policy": contentSecurityPolicy({ scriptHashes: [], nonce }), ...VISITOR_PAGE_PRIVACY };
 }
+
+/** What every answer at a visitor's page's address carries besides its policy, the refusal of a bad link too. */
+export const VISITOR_PAGE_PRIVACY: Readonly<Record<string, string>> = {
+  "Referrer-Policy": "no-referrer",
+  "X-Robots-Tag": "noindex, nofollow",
+};
 
 /** The console's pages (/operator...): rendered per request like the visitor's page, so a nonce too. */
 const CONSOLE_PATH = "/operator";

@@ -5,7 +5,7 @@
  * valid percent-encoding (400), a body over MAX_REQUEST_BYTES (413), a form posted to a page from
  * another site (403), too many requests in flight (503). A page's visit beacon and <noscript>
  * image are answered here too (VISIT_PATH): Next's routing alone costs about as much as a whole
- * sign-up (docs/analytics.md).
+ * sign-up (docs/analytics.md); so is a visitor's link the site did not sign (./invalid-entry-link.ts).
  */
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -17,10 +17,11 @@ import type { Env } from "../env";
 import { methodsNotAllowed, REQUEST_ID_HEADER, retryLater, textErrorHeaders, type ErrorCode } from "../http";
 import { errorFields, log } from "../log";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "../security/client-address";
-import { perRequestPageHeaders } from "../security/headers";
+import { perRequestPageHeaders, VISITOR_PAGE_PRIVACY } from "../security/headers";
 import { isForeignPagePost } from "../security/origin";
 import type { PagePolicies } from "../security/page-policies";
 import { hasBody, whenBodyArrives } from "../security/request-body";
+import { isUnsignedEntryLink, type InvalidEntryLinkPage } from "./invalid-entry-link";
 
 /**
  * No route takes a larger body (the sign-up's 16 KiB is the largest). Routes still read with their
@@ -40,6 +41,8 @@ type FrontDoorOptions = {
   headers: [string, string][];
   /** Next's request handler. */
   next: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+  /** The refusal of a visitor's link the site did not sign, as whole HTML (production; ./invalid-entry-link.ts). */
+  invalidEntryLink?: InvalidEntryLinkPage;
 };
 
 /** The path as logged: a visitor's page without its token (the token is the key to their data). */
@@ -105,6 +108,7 @@ export function createFrontDoor({
   policies,
   headers,
   next,
+  invalidEntryLink,
 }: FrontDoorOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const siteOrigin = new URL(env.SITE_URL).origin;
   /** Requests being handled now; past WAITLIST_MAX_IN_FLIGHT, new ones get 503 at once. */
@@ -120,6 +124,17 @@ export function createFrontDoor({
   function handOver(request: IncomingMessage, response: ServerResponse, pathname: string, requestId: string): void {
     if (pathname === VISIT_PATH) {
       serveVisit(request, response).catch((error: unknown) => failed(response, requestId, error, "visit handler failed"));
+      return;
+    }
+    // A visitor's link the site did not sign: the prerendered refusal, as whole HTML (./invalid-entry-link.ts).
+    if (invalidEntryLink && (request.method === "GET" || request.method === "HEAD") && isUnsignedEntryLink(pathname)) {
+      response.writeHead(404, {
+        ...VISITOR_PAGE_PRIVACY,
+        "Content-Security-Policy": invalidEntryLink.policy,
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+      });
+      response.end(request.method === "HEAD" ? undefined : invalidEntryLink.html);
       return;
     }
     // Pages rendered per request get a policy with a nonce of their own (Next reads it from the request's policy).
