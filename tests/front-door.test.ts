@@ -70,7 +70,12 @@ describe("a visitor's link the site did not sign, in production", () => {
 
   it("gets the prerendered refusal with a 404 and its policy, before Next, and no Referer leaves it", async () => {
     const origin = await frontDoor(false, refusal);
-    for (const made of [visitorPage, `${ENTRY_PAGE_PATH}/${randomUUID()}.forged`, `${ENTRY_PAGE_PATH}/%3Cscript%3E`]) {
+    for (const made of [
+      visitorPage,
+      `${ENTRY_PAGE_PATH}/${randomUUID()}.forged`,
+      `${ENTRY_PAGE_PATH}/%3Cscript%3E`,
+      `${ENTRY_PAGE_PATH}/a%2Fb`,
+    ]) {
       const answer = await fetch(origin + made);
       expect(answer.status, made).toBe(404);
       expect(await answer.text()).toBe("<h1>This link is not valid</h1>");

@@ -41,7 +41,7 @@ const HEADER = (
       <div className="flex items-center gap-2">
         <JoinWaitlistButton size="sm">Join Waitlist</JoinWaitlistButton>
         {/* A fixed 40 px box: a first paint before the browser has parsed the summary (a long page's
-              HTML is parsed, and may be painted, in pieces) shows the same header as the whole page. */}
+            HTML is parsed, and may be painted, in pieces) shows the same header as the whole page. */}
         <PhoneMenu className="relative size-10 shrink-0 md:hidden">
           <summary className="flex size-10 cursor-pointer list-none items-center justify-center rounded-lg text-slate-200 hover:bg-white/10 [&::-webkit-details-marker]:hidden">
             <Icon node={Menu} className="size-6" />

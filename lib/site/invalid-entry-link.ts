@@ -32,8 +32,9 @@ export function loadInvalidEntryLinkPage(distDir: string, policies: PagePolicies
 /** Whether `pathname` (already known to decode) is a visitor's page whose token the site did not sign. */
 export function isUnsignedEntryLink(pathname: string): boolean {
   if (!pathname.startsWith(`${ENTRY_PAGE_PATH}/`)) return false;
-  const token = decodeURIComponent(pathname.slice(ENTRY_PAGE_PATH.length + 1));
-  // Deeper paths (the data download) are routes with answers of their own.
-  if (token.includes("/")) return false;
-  return publicIdFromToken(siteSecret(), token) === null;
+  const segment = pathname.slice(ENTRY_PAGE_PATH.length + 1);
+  // Deeper paths (the data download) are routes with answers of their own. Looked for before
+  // decoding: an encoded slash is still one segment, the token Next would hand the page.
+  if (segment.includes("/")) return false;
+  return publicIdFromToken(siteSecret(), decodeURIComponent(segment)) === null;
 }
