@@ -2,9 +2,11 @@
  * The sending thread (lib/outbox/channel-thread.ts): channels built in a thread of their own at a
  * lower CPU priority, attempts passed to it and their outcomes back, an abort carried over, and a
  * thread that dies ending its attempts as retryable failures and replaced at the next attempt,
- * `ready` saying when the channels are built, and attempts that reach the thread too late not
- * started.
+ * `ready` saying when the channels are built, attempts that reach the thread too late not
+ * started, and an answer that came in while the thread was starved past its deadline taken.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { threadId } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
@@ -59,6 +61,27 @@ describe("the sending thread", () => {
       problem: "aborted: the attempt's deadline passed",
       atDeadline: true,
     });
+  });
+
+  it("takes an answer that came in while the thread was kept from running past the deadline, not the deadline", async () => {
+    const receiver = createServer((request, response) => request.resume().on("end", () => response.end()));
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const { webhook } = channelsInThread({ module: fixture, config: { tag: "starved" }, kinds: ["webhook"] }).channels;
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+      const starved = (deadline: number, signal = new AbortController().signal) =>
+        webhook!({ ...delivery("starved:400"), payload: url }, entry, signal, deadline);
+      await starved(later()); // built, and the connection's code warm
+      // The thread's own timer: due, like the answer, when the thread runs again.
+      expect(await starved(Date.now() + 200)).toEqual({ delivered: true });
+      // The main side's abort, waiting in the thread's queue beside the answer.
+      const controller = new AbortController();
+      const outcome = starved(later(), controller.signal);
+      setTimeout(() => controller.abort(new Error("the deadline passed")), 200);
+      expect(await outcome).toEqual({ delivered: true });
+    } finally {
+      receiver.close();
+    }
   });
 
   it("carries an abort (the attempt's deadline, a shutdown) to the attempt in the thread", async () => {

@@ -3,7 +3,7 @@
  * channels of the test's own: the hourly caps counted per minute and exact across two instances,
  * a claim whose plan reads the front of its indexes whatever the history, rows over their key's
  * cap put off without holding up other keys, first attempts before a failing receiver's retries,
- * the pruning of delivered history, and the yield to a saturated site.
+ * the pruning of delivered history, the yield to a saturated site, and an attempt's deadline.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
@@ -258,6 +258,28 @@ describe("a saturated site", () => {
 });
 
 describe("an attempt that reaches its deadline", () => {
+  it("is a delivery when its channel reports the answer within a quarter of the lease after it; cut off when it says nothing", async () => {
+    const [answered, silent] = await owing(2, "webhook");
+    // A lease of 400 ms: the deadline at 200, the channel heard until 300.
+    const late: Channel = async (delivery) => {
+      if (delivery.id === silent) return new Promise<Attempted>(() => undefined);
+      await sleep(250);
+      return { delivered: true };
+    };
+    const captured = captureLog();
+    try {
+      expect(await worker({ webhook: late }, { leaseMs: 400 }).sweep()).toBe(2);
+    } finally {
+      captured.stop();
+    }
+    const rows = await getDatabase().outboxMessage.findMany({ where: { id: { in: [answered!, silent!] } } });
+    expect(Object.fromEntries(rows.map((row) => [row.id, [row.status, row.lastError]]))).toEqual({
+      [answered!]: ["delivered", null],
+      [silent!]: ["pending", "cut off after 200 ms"],
+    });
+    expect(captured.lines.filter((line) => line.fault === "delivery_attempt_deadline").map((line) => line.delivery_id)).toEqual([silent]);
+  });
+
   it("is logged as cut off when its channel ended it there itself (the sending thread's own timer), and only then", async () => {
     const late = (await owing(1, "webhook"))[0]!;
     const refused = (await owing(1, "email"))[0]!;

@@ -32,9 +32,22 @@ const START_MARGIN_MS = 100;
 /** The attempts under way, by the main side's id: aborted when it says so (a deadline, a shutdown). */
 const controllers = new Map();
 
+/**
+ * Aborts only after the thread has read its input once more: in a thread the machine starved, the
+ * deadline (its timer, or the main side's abort among the messages) and the receiver's answer can
+ * all be due when it runs again, and the answer, read first, makes the attempt a delivery. A
+ * setImmediate callback runs at the end of the loop's turn; the one it schedules runs after the
+ * next turn's poll, which reads whatever came in meanwhile (the messages are handled together,
+ * so an abort can be read in the very turn that started its attempt).
+ */
+function abortAfterWaitingInput(controller, reason) {
+  setImmediate(() => setImmediate(() => controller.abort(reason)));
+}
+
 parentPort.on("message", async (message) => {
   if (message.abort !== undefined) {
-    controllers.get(message.abort)?.abort(new Error(message.reason));
+    const controller = controllers.get(message.abort);
+    if (controller) abortAfterWaitingInput(controller, new Error(message.reason));
     return;
   }
   const { id, kind, delivery, entry, deadline } = message;
@@ -51,7 +64,7 @@ parentPort.on("message", async (message) => {
   controllers.set(id, controller);
   // Ended here at the deadline too: the main side's abort waits in this thread's queue.
   const deadlinePassed = new Error("the attempt's deadline passed");
-  const timer = setTimeout(() => controller.abort(deadlinePassed), deadline - Date.now());
+  const timer = setTimeout(() => abortAfterWaitingInput(controller, deadlinePassed), deadline - Date.now());
   let outcome;
   try {
     const channel = channels[kind];

@@ -8,8 +8,8 @@
  * instances never claim the same row), attempts them, and records each outcome: delivered, due
  * again after a backoff, or failed for good after the last attempt (kept for the operator tool,
  * which can send it again). A lease that runs out (its instance died) frees the row for the
- * others. Each attempt is cut off at half the lease, so its outcome is recorded while the claim
- * still holds. Delivery is at least once only where a receiver took a message and the answer was
+ * others. Each attempt is cut off at half the lease and its outcome recorded by three quarters of
+ * it, while the claim still holds. Delivery is at least once only where a receiver took a message and the answer was
  * lost; a row's id is the same on every attempt, so a receiver can drop a repeat.
  *
  * Attempts run side by side, up to maxInFlight of each kind, and the worker claims more as places
@@ -209,6 +209,14 @@ export class DeliveryWorker {
     return Math.floor(this.options.leaseMs / 2);
   }
 
+  /**
+   * How long after the deadline a channel still has to report how its attempt ended: a quarter of
+   * the lease, so the outcome is recorded at three quarters of it, while the claim still holds.
+   */
+  private get answerGraceMs(): number {
+    return Math.floor(this.options.leaseMs / 4);
+  }
+
   /** The kinds this worker delivers; a sign-up owes one row of each. */
   get deliveryKinds(): readonly DeliveryKind[] {
     return this.kinds;
@@ -368,10 +376,18 @@ export class DeliveryWorker {
     const deadlinePassed = new Error(`the attempt's deadline (${deadlineMs} ms) passed`);
     const deadline = Date.now() + deadlineMs;
     const timer = setTimeout(() => controller.abort(deadlinePassed), deadlineMs);
-    // Settles when the attempt is aborted, even if the channel itself never does.
+    // Settles when the attempt is aborted, even if the channel itself never does. At the deadline
+    // the channel first gets answerGraceMs to say how the attempt ended: an answer that came in
+    // just before the cut-off, and waits to be read in a thread the machine starves, is a delivery;
+    // taken for a cut-off, the message would go out twice.
     let onAbort!: () => void;
+    let answerTimer: NodeJS.Timeout | undefined;
     const aborted = new Promise<Attempted>((resolve) => {
-      onAbort = () => resolve({ delivered: false, retry: true, problem: `cut off after ${deadlineMs} ms` });
+      onAbort = () => {
+        const cutOff: Attempted = { delivered: false, retry: true, problem: `cut off after ${deadlineMs} ms` };
+        if (signal.reason === deadlinePassed) answerTimer = setTimeout(resolve, this.answerGraceMs, cutOff);
+        else resolve(cutOff);
+      };
     });
     signal.addEventListener("abort", onAbort, { once: true });
     let outcome: Attempted;
@@ -381,6 +397,7 @@ export class DeliveryWorker {
       outcome = { delivered: false, retry: true, problem: error instanceof Error ? error.message : String(error) };
     } finally {
       clearTimeout(timer);
+      clearTimeout(answerTimer);
       signal.removeEventListener("abort", onAbort);
     }
     if (outcome.delivered) return outcome;

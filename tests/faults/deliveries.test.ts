@@ -2,7 +2,11 @@
  * Deliveries stay exactly once when receivers are slow: two production servers
  * on one database with a short lease (3 s), an SMTP server that stalls the
  * first message for longer than the lease, and a webhook receiver that takes
- * its time to answer. Every email and every webhook must arrive exactly once.
+ * its time to answer. Every email and every webhook must arrive, and only once: a
+ * repeat is allowed only of an attempt the server says it cut off at its deadline
+ * (on a machine busy enough to starve the sending thread, an answer can come in
+ * after the cut-off: docs/operations.md, "What exactly once means here"), and
+ * never of the stalled message, whose cut-off closes its connection.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,6 +28,7 @@ function startStallingSmtp() {
   const accepted = new Map<string, number>();
   const closed = new Set<string>();
   let stalled = 0;
+  let stalledId = "";
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -38,6 +43,7 @@ function startStallingSmtp() {
         const id = /^Message-ID:\s*(<[^>]+>)/im.exec(Buffer.concat(chunks).toString("utf8"))?.[1] ?? "?";
         if (stalled === 0) {
           stalled += 1;
+          stalledId = id;
           await sleep(STALL_MS);
         }
         // The client gave up on this conversation: the message was never accepted.
@@ -50,6 +56,7 @@ function startStallingSmtp() {
   return {
     accepted,
     stalledCount: () => stalled,
+    stalledId: () => stalledId,
     listen: () => new Promise<void>((resolve) => server.listen(SMTP_PORT, "127.0.0.1", resolve)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -126,7 +133,7 @@ function outbox(): { id: string; kind: string; status: string; attempts: number 
 }
 
 describe("two instances, a short lease and slow receivers", () => {
-  it("deliver every email and every webhook exactly once, the stalled email after a retry", async () => {
+  it("deliver every email and every webhook once, the stalled email after a retry", async () => {
     for (let i = 0; i < 20; i += 1) {
       expect((await signUpOnce(servers[i % 2]!.url, `198.51.100.${40 + i}`, "slow-receivers")).status).toBe(201);
     }
@@ -140,14 +147,22 @@ describe("two instances, a short lease and slow receivers", () => {
     expect(emails).toHaveLength(20);
     expect(webhooks).toHaveLength(20);
     expect(smtp.stalledCount()).toBe(1);
-    const host = "127.0.0.1";
-    expect(emails.map((row) => smtp.accepted.get(`<${row.id}@${host}>`) ?? 0)).toEqual(Array(20).fill(1));
-    expect(smtp.accepted.size).toBe(20);
-    expect(webhooks.map((row) => receiver.accepted.get(row.id) ?? 0)).toEqual(Array(20).fill(1));
-    expect(receiver.accepted.size).toBe(20);
-    // The stalled one was cut off at its deadline and tried again.
-    expect(Math.max(...emails.map((row) => row.attempts))).toBeGreaterThanOrEqual(2);
     const log = servers.map((server) => server.output()).join("\n");
+    const cutOff = new Set([...log.matchAll(/"fault":"delivery_attempt_deadline".*?"delivery_id":"([^"]+)"/g)].map((match) => match[1]));
+    // Rows that did not arrive once, leaving out those that arrived twice after a logged cut-off.
+    const notOnce = (ids: string[], countOf: (id: string) => number) =>
+      ids.filter((id) => countOf(id) !== 1 && !(countOf(id) === 2 && cutOff.has(id))).map((id) => `${id}: ${countOf(id)}`);
+    const host = "127.0.0.1";
+    const emailIds = emails.map((row) => row.id);
+    const webhookIds = webhooks.map((row) => row.id);
+    expect(notOnce(emailIds, (id) => smtp.accepted.get(`<${id}@${host}>`) ?? 0)).toEqual([]);
+    expect(smtp.accepted.size).toBe(20);
+    expect(notOnce(webhookIds, (id) => receiver.accepted.get(id) ?? 0)).toEqual([]);
+    expect(receiver.accepted.size).toBe(20);
+    // The stalled one was cut off at its deadline and tried again, and arrived once: the cut-off closed its connection.
+    expect(emailIds.map((id) => `<${id}@${host}>`)).toContain(smtp.stalledId());
+    expect(smtp.accepted.get(smtp.stalledId())).toBe(1);
+    expect(Math.max(...emails.map((row) => row.attempts))).toBeGreaterThanOrEqual(2);
     expect(log).toMatch(/"fault":"delivery_attempt_deadline"/);
   }, 120_000);
 });
