@@ -9,8 +9,8 @@
  * again after a backoff, or failed for good after the last attempt (kept for the operator tool,
  * which can send it again). A lease that runs out (its instance died) frees the row for the
  * others. Each attempt is cut off at half the lease and its outcome recorded by three quarters of
- * it, while the claim still holds. Delivery is at least once only where a receiver took a message and the answer was
- * lost; a row's id is the same on every attempt, so a receiver can drop a repeat.
+ * it, while the claim still holds. Delivery is at least once only where a receiver took a message
+ * and the answer was lost; a row's id is the same on every attempt, so a receiver can drop a repeat.
  *
  * Attempts run side by side, up to maxInFlight of each kind, and the worker claims more as places
  * free up: a slow receiver of one kind holds up neither the other kind nor the rows behind it.
