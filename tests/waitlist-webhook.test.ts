@@ -343,10 +343,10 @@ describe("the new-sign-up webhook", () => {
 
   it("is taken over by another instance when the lease of one that stopped answering runs out", async () => {
     const receiver = await startReceiver(["ok"]);
+    // Instance a claims it and never finishes (as if it had died mid-attempt).
+    const stuck = workerFor(() => new Promise(() => {}), { owner: "a", leaseMs: 30_000 });
     try {
       expect((await handler()(jsonRequest(signupBody()))).status).toBe(201);
-      // Instance a claims it and never finishes (as if it had died mid-attempt).
-      const stuck = workerFor(() => new Promise(() => {}), { owner: "a", leaseMs: 30_000 });
       stuck.deliverSoon();
       await expect.poll(async () => (await outbox())[0]?.leaseOwner).toBe("a");
       const b = workerFor(webhookChannel({ url: receiver.url, secret: WEBHOOK_SECRET }), { owner: "b" });
@@ -356,6 +356,9 @@ describe("the new-sign-up webhook", () => {
       expect([...receiver.acceptedPerId().values()]).toEqual([1]);
       expect(await outbox()).toEqual([expect.objectContaining({ status: "delivered", attempts: 2 })]);
     } finally {
+      // Its attempt would otherwise end at its deadline, long after this file, and record its
+      // outcome through whatever database the process holds then: another file's.
+      await stuck.stop(0);
       await receiver.close();
     }
   });
