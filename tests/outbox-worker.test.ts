@@ -280,6 +280,18 @@ describe("an attempt that reaches its deadline", () => {
     expect(captured.lines.filter((line) => line.fault === "delivery_attempt_deadline").map((line) => line.delivery_id)).toEqual([silent]);
   });
 
+  it("waits for its channel's word no longer once the instance stops: recorded and handed back at once", async () => {
+    const [row] = await owing(1, "webhook");
+    // A lease of 16 s: the deadline at 8 s, the channel heard until 12 s, longer than a stop's last
+    // 2 s for attempts to be recorded: a stop that waited would leave the row held, unrecorded.
+    const silent = worker({ webhook: () => new Promise<Attempted>(() => undefined) }, { owner: "stopping", leaseMs: 16_000 });
+    silent.deliverSoon();
+    await sleep(8_300);
+    await silent.stop(0);
+    const stored = await getDatabase().outboxMessage.findUniqueOrThrow({ where: { id: row! } });
+    expect([stored.status, stored.leaseOwner, stored.lastError]).toEqual(["pending", null, "cut off after 8000 ms"]);
+  }, 20_000);
+
   it("is logged as cut off when its channel ended it there itself (the sending thread's own timer), and only then", async () => {
     const late = (await owing(1, "webhook"))[0]!;
     const refused = (await owing(1, "email"))[0]!;

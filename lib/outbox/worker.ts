@@ -182,6 +182,8 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, { controller: AbortController; kind: DeliveryKind; retry: boolean }>();
   /** Each attempt under way until its outcome is recorded. */
   private readonly settling = new Set<Promise<void>>();
+  /** Attempts past their deadline, waiting for their channel's word (answerGraceMs): a stop ends the wait. */
+  private readonly awaitingAnswer = new Set<() => void>();
   private readonly recorder = new GroupCommit<Outcome, void>(
     async (batch) => {
       // Tried again while another instance holds the write lock: the statement touches only rows
@@ -276,6 +278,7 @@ export class DeliveryWorker {
     this.soon = undefined;
     if (!(await this.idleWithin(graceMs))) {
       for (const { controller } of this.inFlight.values()) controller.abort(new Error("the instance is shutting down"));
+      for (const cutOff of this.awaitingAnswer) cutOff();
       await this.idleWithin(2_000);
     }
     await this.database().outboxMessage.updateMany({
@@ -382,11 +385,13 @@ export class DeliveryWorker {
     // taken for a cut-off, the message would go out twice.
     let onAbort!: () => void;
     let answerTimer: NodeJS.Timeout | undefined;
+    let cutOffNow!: () => void;
     const aborted = new Promise<Attempted>((resolve) => {
+      cutOffNow = () => resolve({ delivered: false, retry: true, problem: `cut off after ${deadlineMs} ms` });
       onAbort = () => {
-        const cutOff: Attempted = { delivered: false, retry: true, problem: `cut off after ${deadlineMs} ms` };
-        if (signal.reason === deadlinePassed) answerTimer = setTimeout(resolve, this.answerGraceMs, cutOff);
-        else resolve(cutOff);
+        if (signal.reason !== deadlinePassed) return cutOffNow();
+        answerTimer = setTimeout(cutOffNow, this.answerGraceMs);
+        this.awaitingAnswer.add(cutOffNow);
       };
     });
     signal.addEventListener("abort", onAbort, { once: true });
@@ -398,6 +403,7 @@ export class DeliveryWorker {
     } finally {
       clearTimeout(timer);
       clearTimeout(answerTimer);
+      this.awaitingAnswer.delete(cutOffNow);
       signal.removeEventListener("abort", onAbort);
     }
     if (outcome.delivered) return outcome;
