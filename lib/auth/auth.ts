@@ -24,7 +24,7 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, getSessionFromCtx } from "better-auth/api";
 import { magicLink } from "better-auth/plugins/magic-link";
-import { getDatabase, type Database } from "../db";
+import { getDatabase, isTemporary, type Database } from "../db";
 import { parseEnv, type Env } from "../env";
 import { errorFields, log } from "../log";
 import { recordAction } from "../audit/trail";
@@ -118,9 +118,12 @@ export function createAuth({ env, database }: AuthOptions) {
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     logger: {
-      log(level, message) {
-        if (level === "error") log.error({ fault: "unexpected", component: "auth" }, message);
-        else if (level === "warn") log.warn({ component: "auth" }, message);
+      // The library passes what went wrong after its message: the error, logged with it.
+      log(level, message, ...args) {
+        const error = args.find((arg) => arg instanceof Error);
+        const fields = { component: "auth", ...(error ? errorFields(error) : {}) };
+        if (level === "error") log.error({ fault: isTemporary(error) ? "database_unavailable" : "unexpected", ...fields }, message);
+        else if (level === "warn") log.warn(fields, message);
       },
     },
     databaseHooks: {

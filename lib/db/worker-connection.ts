@@ -32,6 +32,7 @@ import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { log } from "../log";
 import { DatabaseUnavailable, temporaryKind } from "./errors";
 import { Lock } from "./lock";
+import { noteDatabaseUnavailable } from "./request-scope";
 import { noteOutcome } from "./write-state";
 
 type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
@@ -318,18 +319,23 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
       () => new DatabaseUnavailable(`no turn on the database within ${options.queryTimeoutMs} ms`, "database_query_deadline"),
     );
   const run = async <T>(op: string, arg?: unknown): Promise<T> => {
-    const release = await turn();
     try {
-      const current = await thread();
+      const release = await turn();
       try {
-        return await current.send<T>(op, arg);
-      } catch (error) {
-        // libSQL leaves a statement that failed busy in progress on its connection (worker.mjs).
-        if (options.driver === "libsql" && temporaryKind(error) === "database_busy") await current.send("shedConnection").catch(() => {});
-        throw error;
+        const current = await thread();
+        try {
+          return await current.send<T>(op, arg);
+        } catch (error) {
+          // libSQL leaves a statement that failed busy in progress on its connection (worker.mjs).
+          if (options.driver === "libsql" && temporaryKind(error) === "database_busy") await current.send("shedConnection").catch(() => {});
+          throw error;
+        }
+      } finally {
+        release();
       }
-    } finally {
-      release();
+    } catch (error) {
+      if (temporaryKind(error)) noteDatabaseUnavailable();
+      throw error;
     }
   };
 
@@ -346,7 +352,10 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
       await Promise.all([last?.close(), stopCheckpointer()]);
     },
     async startTransaction(isolationLevel): Promise<DriverTransaction> {
-      const release = await turn();
+      const release = await turn().catch((error: unknown) => {
+        noteDatabaseUnavailable();
+        throw error;
+      });
       let owner: Thread;
       let started: { tx: number; options: DriverTransaction["options"] };
       try {
@@ -354,6 +363,7 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
         started = await owner.send("startTransaction", isolationLevel);
       } catch (error) {
         release();
+        if (temporaryKind(error)) noteDatabaseUnavailable();
         throw error;
       }
       // If the thread ends before the transaction does, the lock is released with it.

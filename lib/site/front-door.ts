@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { visitHandler } from "../analytics/site";
 import { ENTRY_PAGE_PATH, VISIT_PATH } from "../content/paths";
+import { withinRequestScope, type RequestScope } from "../db/request-scope";
 import type { Env } from "../env";
 import { methodsNotAllowed, REQUEST_ID_HEADER, retryLater, textErrorHeaders, type ErrorCode } from "../http";
 import { errorFields, log } from "../log";
@@ -101,6 +102,25 @@ async function serveVisit(request: IncomingMessage, response: ServerResponse): P
   response.end(Buffer.from(await answer.arrayBuffer()));
 }
 
+/**
+ * A page cannot choose its status: one whose session or rows could not be read because the
+ * database could not answer just then (../db/request-scope.ts) ends in Next's 500. That is a
+ * temporary condition, so it is answered as the site answers every other: 503 with Retry-After.
+ * Any other 500 stays a 500.
+ */
+function answerUnavailableAs503(response: ServerResponse, scope: RequestScope, requestId: string): void {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+    if (status === 500 && scope.databaseUnavailable) {
+      log.warn({ fault: "database_unavailable", request_id: requestId }, "page could not read the database: 503");
+      for (const [name, value] of Object.entries(retryLater())) this.setHeader(name, value);
+      this.setHeader("Cache-Control", "no-store");
+      return (writeHead as (...args: unknown[]) => ServerResponse).call(this, 503, ...rest);
+    }
+    return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
+  } as ServerResponse["writeHead"];
+}
+
 /** The server's request listener. */
 export function createFrontDoor({
   env,
@@ -149,7 +169,11 @@ export function createFrontDoor({
       }
       for (const [name, value] of Object.entries(others)) response.setHeader(name, value);
     }
-    next(request, response).catch((error: unknown) => failed(response, requestId, error, "request handler failed"));
+    const scope: RequestScope = { databaseUnavailable: false };
+    answerUnavailableAs503(response, scope, requestId);
+    withinRequestScope(scope, () => next(request, response)).catch((error: unknown) =>
+      failed(response, requestId, error, "request handler failed"),
+    );
   }
 
   function refuseTooLarge(response: ServerResponse, requestId: string, fields: Record<string, unknown>, message: string): void {

@@ -7,6 +7,7 @@
  * 2 s, every 201 is stored and no 503 is, and the server recovers by itself.
  */
 import BetterSqlite3 from "better-sqlite3";
+import { createHmac } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -130,6 +131,18 @@ describe("the database thread hangs (a disk that stopped answering)", () => {
   }, 90_000);
 });
 
+/** A session cookie the server would accept as its own (signed with its secret, LOAD_TEST_ENV's), for a made-up session. */
+async function signedSessionCookie(): Promise<string> {
+  Object.assign(process.env, { DATABASE_URL: `file:${freshDatabase("faults-cookie")}`, WAITLIST_SECRET: LOAD_TEST_ENV.WAITLIST_SECRET });
+  const { COOKIE_PREFIX, getAuth } = await import("@/lib/auth/auth");
+  const { closeDatabase } = await import("@/lib/db");
+  const { secret } = await getAuth().$context;
+  await closeDatabase();
+  const token = "made-up-session-token";
+  const signature = createHmac("sha256", secret).update(token).digest("base64");
+  return `${COOKIE_PREFIX}.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
+}
+
 describe("a database file that cannot be opened", () => {
   it("answers 200 health polls with 503 and the reason, each within 2 s, with threads and memory flat", async () => {
     const file = path.resolve(".tmp", "faults-unopenable", "waitlist.db");
@@ -152,6 +165,17 @@ describe("a database file that cannot be opened", () => {
     const signup = await signUpOnce(url);
     expect(signup.status).toBe(503);
     expect(signup.retryAfter).not.toBeNull();
+
+    // The console and the library's session endpoint cannot read a session either: 503 to try
+    // again, never the 500 Next answers for a page that threw (lib/site/front-door.ts).
+    const cookie = await signedSessionCookie();
+    for (const path of ["/operator/entries", "/operator/overview", "/api/auth/get-session"]) {
+      const response = await fetch(`${url}${path}`, { headers: { cookie }, redirect: "manual" });
+      expect({ path, status: response.status }).toEqual({ path, status: 503 });
+      expect(Number(response.headers.get("retry-after")), path).toBeGreaterThan(0);
+      expect(await response.text(), path).not.toMatch(/cannot be opened|SQLITE|stack/i);
+    }
+    expect(server.output()).not.toMatch(/"status":500/);
   }, 90_000);
 });
 

@@ -1,0 +1,27 @@
+/**
+ * Whether the request being answered met a database that could not answer just then (a
+ * DatabaseUnavailable, or SQLite busy past its wait). The front door gives each request handed to
+ * Next a scope (lib/site/front-door.ts); the connection notes every temporary failure in it
+ * (worker-connection.ts). A page cannot choose its status, so a console page whose session or
+ * rows could not be read answers Next's 500: the front door makes that a 503 with Retry-After,
+ * as every other temporary condition is answered, because the scope says the database was why.
+ */
+import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { singleton } from "../singleton";
+
+export type RequestScope = { databaseUnavailable: boolean };
+
+// One for the process: server.ts's copy of this module and each route bundle's share it.
+const scopes = () => singleton("request scope", () => new AsyncLocalStorage<RequestScope>());
+
+/** Runs `handle` with `scope` as the current request's; what it starts asynchronously keeps it. */
+export function withinRequestScope<T>(scope: RequestScope, handle: () => T): T {
+  return scopes().run(scope, handle);
+}
+
+/** Told by the connection of each temporary failure; outside a request (a background job) nothing is noted. */
+export function noteDatabaseUnavailable(): void {
+  const scope = scopes().getStore();
+  if (scope) scope.databaseUnavailable = true;
+}
