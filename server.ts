@@ -14,7 +14,7 @@ import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import nextEnv from "@next/env";
 import { closeDatabase, DatabaseMissing, openDatabase } from "./lib/db";
-import { databaseSettings, parseEnv } from "./lib/env";
+import { databaseSettings, parseEnvOrExit } from "./lib/env";
 import { markShuttingDown } from "./lib/health";
 import { errorFields, log } from "./lib/log";
 import { securityHeaders } from "./lib/security/headers";
@@ -35,7 +35,7 @@ const hostname = process.env.HOSTNAME || undefined;
 // As `next start` and `next dev` do; it must be set before Next (and React) load.
 Object.assign(process.env, { NODE_ENV: dev ? "development" : "production" });
 nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: (...args: unknown[]) => log.error(args.map(String).join(" ")) });
-const env = parseEnv();
+const env = parseEnvOrExit((message) => log.fatal(message));
 
 // Keeps the heap near what is live (docs/performance.md, "The download through the server").
 if (env.WAITLIST_HEAP_GROWING_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${env.WAITLIST_HEAP_GROWING_PERCENT}`);

@@ -231,9 +231,26 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const result = envSchema.safeParse(values);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`).join("\n");
-    throw new Error(`Invalid environment configuration:\n${problems}`);
+    throw new InvalidEnvironment(`Invalid environment configuration:\n${problems}`);
   }
   return result.data;
+}
+
+/** The environment's problems, each variable by name with what it must be. */
+class InvalidEnvironment extends Error {}
+
+/**
+ * For a program's start (the server, the migrations): the environment, or its problems said once,
+ * without a stack trace, and exit code 1. A typo in .env is the user's to fix, not a crash.
+ */
+export function parseEnvOrExit(report: (message: string) => void = (message) => console.error(message)): Env {
+  try {
+    return parseEnv();
+  } catch (error) {
+    if (!(error instanceof InvalidEnvironment)) throw error;
+    report(error.message);
+    process.exit(1);
+  }
 }
 
 export type DatabaseSettings =

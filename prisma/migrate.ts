@@ -11,7 +11,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import nextEnv from "@next/env";
 import { createDatabase, enableWal } from "../lib/db";
-import { databaseSettings, parseEnv, type DatabaseSettings } from "../lib/env";
+import { databaseSettings, parseEnvOrExit, type DatabaseSettings } from "../lib/env";
 
 /** The migrations prisma/migrations ships, and those the database has applied (none for a new database). */
 async function migrationsOf(settings: DatabaseSettings): Promise<{ shipped: string[]; applied: Set<string> }> {
@@ -48,7 +48,7 @@ function applyMigrations(): void {
 }
 
 nextEnv.loadEnvConfig(process.cwd());
-const settings = databaseSettings(parseEnv());
+const settings = databaseSettings(parseEnvOrExit());
 // A database made here is its owner's alone (0600, in a 0700 folder if the folder is new too):
 // it holds every entry and the operators' sessions. SQLite gives its journal files the same mode.
 const creating = settings.file !== undefined && !existsSync(settings.file);

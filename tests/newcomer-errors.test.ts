@@ -1,7 +1,7 @@
 /**
  * What a newcomer meets first, each one sentence with the fix and a non-zero exit, never a stack
- * trace (issue 40): an old Node.js, a database a newer checkout migrated, no Chromium for the
- * end-to-end tests. The port already in use is tried on a real server (tests/servers/newcomer.test.ts).
+ * trace (issue 40): an old Node.js, a database a newer checkout migrated, a variable set wrong in
+ * .env, no Chromium for the end-to-end tests. The port already in use is tried on a real server (tests/servers/newcomer.test.ts).
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, readFileSync } from "node:fs";
@@ -40,6 +40,21 @@ describe("the first things a newcomer meets", () => {
       /^The database at .*newer-.*\.db was made by a newer version of the site \(it has a migration this checkout does not: 20991231000000_from_the_future\): update this checkout \(git pull\), or point DATABASE_URL at another database\.$/,
     );
     noStackTrace(run.stderr);
+  });
+
+  it("a variable set wrong in .env: the migrations (and so npm start) and the server name it and its fix", () => {
+    const env = { ...process.env, WAITLIST_SECRET: "too-short", DATABASE_URL: `file:${inject("templateDatabase")}`, LOG_LEVEL: "info" };
+    const problem = "Invalid environment configuration:\n  WAITLIST_SECRET: must be at least 32 characters (try: openssl rand -hex 32)";
+    const migrate = spawnSync(process.execPath, ["--import", "tsx", "prisma/migrate.ts"], { encoding: "utf8", env });
+    expect(migrate.status).toBe(1);
+    expect(migrate.stderr.trim()).toBe(problem);
+    // The server says it as its one log line (JSON here: its output is not a terminal).
+    const server = spawnSync(process.execPath, ["--import", "tsx", "server.ts", "--port", "3299"], { encoding: "utf8", env });
+    expect(server.status).toBe(1);
+    const lines = server.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: "fatal", msg: problem });
+    noStackTrace(server.stdout + server.stderr + migrate.stderr);
   });
 
   it("no Chromium for the end-to-end tests: says how to install one", () => {
