@@ -161,7 +161,10 @@ describe("a database file that cannot be opened", () => {
     }
     expect(slowest).toBeLessThan(2_000);
     expect(threadsOf(server.pid)).toBeLessThanOrEqual(threads + 1);
-    expect((await server.memoryAfterGc()).rss - memory).toBeLessThan(30);
+    // A thread or a connection kept per failed open would grow it by hundreds of MiB over these
+    // 200 polls; the heap's own growth is 13-21 MiB alone on the machine, and reached 31 beside
+    // the unit tests in one fresh-clone run (2026-11-27).
+    expect((await server.memoryAfterGc()).rss - memory).toBeLessThan(50);
     const signup = await signUpOnce(url);
     expect(signup.status).toBe(503);
     expect(signup.retryAfter).not.toBeNull();
