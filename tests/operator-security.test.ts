@@ -4,7 +4,7 @@
  * console's routes, the roles and the fresh sign-in. Every door is tried with an idle,
  * an expired, a removed and a forged session, and with a member's.
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { handleAccount, handleCampaignsCsv, handleExport, handleRedeliver, handleRemove } from "@/lib/operator/console-routes";
 import { COOKIE_PREFIX, getAuth } from "@/lib/auth/auth";
@@ -17,7 +17,7 @@ import { SharedRateLimiter } from "@/lib/security/rate-limit";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { setUpTestDatabase } from "./support/database";
-import { signedInOperator } from "./support/operator-session";
+import { sessionCookie, signedInOperator } from "./support/operator-session";
 import { softwarePasskeyResponse } from "./support/software-passkey";
 import { validSignup } from "./support/requests";
 
@@ -90,9 +90,7 @@ const SPOILED: Spoiled[] = [
   {
     label: "forged",
     spoil: async () => {
-      const token = randomBytes(24).toString("base64url");
-      const signature = createHmac("sha256", "not the site's secret").update(token).digest("base64");
-      return `${COOKIE_PREFIX}.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
+      return sessionCookie(randomBytes(24).toString("base64url"), "not the site's secret");
     },
   },
 ];

@@ -7,7 +7,6 @@
  * 2 s, every 201 is stored and no 503 is, and the server recovers by itself.
  */
 import BetterSqlite3 from "better-sqlite3";
-import { createHmac } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -134,13 +133,12 @@ describe("the database thread hangs (a disk that stopped answering)", () => {
 /** A session cookie the server would accept as its own (signed with its secret, LOAD_TEST_ENV's), for a made-up session. */
 async function signedSessionCookie(): Promise<string> {
   Object.assign(process.env, { DATABASE_URL: `file:${freshDatabase("faults-cookie")}`, WAITLIST_SECRET: LOAD_TEST_ENV.WAITLIST_SECRET });
-  const { COOKIE_PREFIX, getAuth } = await import("@/lib/auth/auth");
+  const { getAuth } = await import("@/lib/auth/auth");
   const { closeDatabase } = await import("@/lib/db");
+  const { sessionCookie } = await import("../support/operator-session");
   const { secret } = await getAuth().$context;
   await closeDatabase();
-  const token = "made-up-session-token";
-  const signature = createHmac("sha256", secret).update(token).digest("base64");
-  return `${COOKIE_PREFIX}.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
+  return sessionCookie("made-up-session-token", secret);
 }
 
 describe("a database file that cannot be opened", () => {

@@ -21,10 +21,11 @@ export async function signedInOperator(
   const made = await context.internalAdapter.createSession(operator.id);
   // As a sign-in endpoint would have marked it (a passkey sign-in just now is fresh).
   const session = await getDatabase().operatorSession.update({ where: { id: made.id }, data: { signedInWith } });
-  const signature = createHmac("sha256", context.secret).update(session.token).digest("base64");
-  return {
-    id: operator.id,
-    sessionId: session.id,
-    cookie: `${COOKIE_PREFIX}.session_token=${encodeURIComponent(`${session.token}.${signature}`)}`,
-  };
+  return { id: operator.id, sessionId: session.id, cookie: sessionCookie(session.token, context.secret) };
+}
+
+/** The session cookie for `token`, signed with `secret` the way better-auth signs it (HMAC-SHA256, base64). */
+export function sessionCookie(token: string, secret: string): string {
+  const signature = createHmac("sha256", secret).update(token).digest("base64");
+  return `${COOKIE_PREFIX}.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
 }
