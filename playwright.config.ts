@@ -2,10 +2,11 @@ import { defineConfig, devices } from "@playwright/test";
 import { chromiumLaunchOptions, missingChromium } from "./e2e/support/browser";
 import { E2E_MAIL_DIR, E2E_MAIL_PORT, E2E_PORT, E2E_SITE_URL } from "./e2e/support/config";
 import { e2eServerEnv } from "./e2e/support/server-env";
+import { SERVER_NODE_ARGS } from "./lib/build/server-bundle";
 
 /**
  * By default the suite builds the site (when its inputs changed since the last build), migrates a fresh database of its own and
- * starts the site's server (server.ts) on a test port, as `npm start` does. Set E2E_BASE_URL to test a server that is
+ * starts the site's server (server.ts, bundled by that step) on a test port, as `npm start` does. Set E2E_BASE_URL to test a server that is
  * already running instead (see README).
  */
 const noBrowser = missingChromium();
@@ -54,7 +55,7 @@ export default defineConfig({
       : [
           {
             // The build is made only when its inputs changed (npm test makes it first, for this address).
-            command: `rm -rf .tmp/e2e && npm run db:migrate && tsx lib/build/main.ts && node --import tsx server.ts --port ${E2E_PORT}`,
+            command: `rm -rf .tmp/e2e && npm run db:migrate && tsx lib/build/main.ts && node ${SERVER_NODE_ARGS.join(" ")} --port ${E2E_PORT}`,
             url: `${baseURL}/`,
             env: e2eServerEnv(baseURL),
             reuseExistingServer: false,

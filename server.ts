@@ -6,7 +6,8 @@
  * SHUTDOWN_DEADLINE_MS: no new connections, requests in flight finished, the jobs stopped in
  * order, then the database closed (docs/deployment.md).
  *
- * Usage: tsx server.ts [--dev] [--port N]   (PORT and HOSTNAME also work)
+ * Usage: tsx server.ts [--dev] [--port N]   (PORT and HOSTNAME also work). `npm start` runs it
+ * bundled, with plain node (lib/build/server-bundle.ts).
  */
 import { requireSupportedNode } from "./lib/build/node-version";
 import { createServer } from "node:http";

@@ -1,12 +1,15 @@
 /**
- * `npm start` builds only when the build's inputs changed (lib/build/inputs.ts, issue 40): on a
- * project tree of files in a temporary folder, as the start would see it.
+ * `npm start` builds only when the build's inputs changed (lib/build/inputs.ts, issue 40), and
+ * bundles the server it runs (lib/build/server-bundle.ts): on a project tree of files in a
+ * temporary folder, as the start would see it.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { currentInputs, recordInputs, whyRebuild } from "@/lib/build/inputs";
+import { bundleServer, SERVER_NODE_ARGS } from "@/lib/build/server-bundle";
 
 const root = mkdtempSync(path.join(tmpdir(), "build-inputs-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -48,5 +51,35 @@ describe("whether npm start builds", () => {
     expect(whyRebuild(root, currentInputs(root, env))).toBe("changed since the last build: package-lock.json");
     rmSync(path.join(root, "lib/generated"), { recursive: true });
     expect(whyRebuild(root, currentInputs(root, env))).toBe("the Prisma Client has not been generated");
+  });
+});
+
+describe("the server's bundle npm start runs", () => {
+  it("is made from server.ts as it is now, runs with plain node, and is written again only when it changed", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), "server-bundle-"));
+    try {
+      const put = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+        writeFileSync(path.join(project, file), text);
+      };
+      put("lib/greeting.ts", "export const greeting = (name: string): string => `started ${name}`;\n");
+      put("server.ts", 'import { greeting } from "./lib/greeting";\nconsole.log(greeting("one"));\n');
+      const bundle = await bundleServer(project);
+      expect(path.relative(project, bundle)).toBe(path.join(".next", "fieldcrew", "server.mjs"));
+      const run = () => execFileSync(process.execPath, SERVER_NODE_ARGS, { cwd: project, encoding: "utf8" }).trim();
+      expect(run()).toBe("started one");
+
+      const written = statSync(bundle).mtimeMs;
+      await bundleServer(project);
+      expect(statSync(bundle).mtimeMs).toBe(written);
+
+      put("lib/greeting.ts", "export const greeting = (name: string): string => `started ${name}, changed`;\n");
+      await bundleServer(project);
+      expect(run()).toBe("started one, changed");
+      // No temporary file left beside it.
+      expect(readdirSync(path.dirname(bundle)).sort()).toEqual(["server.mjs", "server.mjs.map"]);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

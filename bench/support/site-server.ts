@@ -1,5 +1,5 @@
 /**
- * Starts the site's production server (server.ts, as `npm start` runs it) as a
+ * Starts the site's production server (server.ts, bundled, as `npm start` runs it) as a
  * child process on a database of its own, for the crash, soak and load runs.
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
@@ -7,6 +7,7 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync,
 import { connect } from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { bundleServer, SERVER_NODE_ARGS } from "../../lib/build/server-bundle";
 
 export const BENCH_SECRET = "bench-only-secret-not-for-production-0123456789";
 
@@ -91,6 +92,16 @@ export function ensureBuild(fresh = false): void {
   execFileSync("npm", ["run", "build"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
 }
 
+let bundled: Promise<string> | undefined;
+/**
+ * node's arguments that run the production server as `npm start` does (lib/build/server-bundle.ts),
+ * bundled from the sources once per process: a test never runs an older server.ts than the one here.
+ */
+export async function serverEntry(): Promise<string[]> {
+  await (bundled ??= bundleServer());
+  return [...SERVER_NODE_ARGS];
+}
+
 /** Builds the hello-world fixture (bench/hello-world) with the same Next.js. */
 export function buildHelloWorld(): void {
   console.log("Building the hello-world fixture (next build bench/hello-world) ...");
@@ -155,15 +166,15 @@ export async function startSiteServer(options: {
   /** The path polled until the server answers 200 (default: a security question). */
   readyPath?: string;
 }): Promise<SiteServer> {
-  // node --import tsx: one process, so signals and /proc figures are the server's own.
+  // The server as `npm start` runs it (its bundle, made again first), or a baseline script through
+  // tsx; node itself either way, so signals and /proc figures are the server's own.
+  const entry = options.script ? ["--import", "tsx", options.script] : await serverEntry();
   return startServerProcess(
     options.port,
     [
       ...(options.nodeArgs ?? []),
       ...(options.preload ?? []).flatMap((file) => ["--require", path.resolve(file)]),
-      "--import",
-      "tsx",
-      options.script ?? "server.ts",
+      ...entry,
       "--port",
       String(options.port),
     ],

@@ -9,7 +9,7 @@ import path from "node:path";
 
 /** Folders whose every file the build may read (generated Prisma Client included: it is rebuilt from the schema). */
 const SOURCE_DIRS = ["app", "components", "lib"];
-/** Files at the top that shape the build. server.ts is not built: `npm start` runs it as it is. */
+/** Files at the top that shape Next's build. server.ts is not: it is bundled again at every start (lib/build/server-bundle.ts). */
 const SOURCE_FILES = [
   "next.config.mjs",
   "tsconfig.json",

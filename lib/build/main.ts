@@ -1,12 +1,13 @@
 /**
  * `npm start`'s first step (prestart): builds the site only when its inputs changed since the last
  * build, saying why (lib/build/inputs.ts); `--record` (the end of `npm run build`) writes down what
- * the build was made from.
+ * the build was made from. Either way it then bundles the server (lib/build/server-bundle.ts).
  */
 import { execFileSync } from "node:child_process";
 import nextEnv from "@next/env";
 import { currentInputs, recordInputs, whyRebuild } from "./inputs";
 import { requireSupportedNode } from "./node-version";
+import { bundleServer } from "./server-bundle";
 
 requireSupportedNode();
 const root = process.cwd();
@@ -29,4 +30,11 @@ if (process.argv.includes("--record")) {
       process.exit(1);
     }
   }
+}
+
+try {
+  await bundleServer(root);
+} catch {
+  // esbuild has said what went wrong, and where.
+  process.exit(1);
 }

@@ -10,9 +10,10 @@ import "server-only";
 import type { FaultKind } from "../log";
 
 /**
- * Marks a DatabaseUnavailable whichever copy of this module made it: server.ts (run by tsx)
- * and Next's route bundles each have their own copy, and share one database client
- * (lib/singleton.ts), so an error thrown by one copy's class reaches the other's checks.
+ * Marks a DatabaseUnavailable whichever copy of this module made it: server.ts (bundled by
+ * lib/build/server-bundle.ts) and Next's route bundles each have their own copy, and share one
+ * database client (lib/singleton.ts), so an error thrown by one copy's class reaches the other's
+ * checks.
  */
 const UNAVAILABLE_BRAND = Symbol.for("fieldcrew.DatabaseUnavailable");
 

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuild, freshDatabase, startSiteServer, type SiteServer } from "@/bench/support/site-server";
+import { ensureBuild, freshDatabase, serverEntry, startSiteServer, type SiteServer } from "@/bench/support/site-server";
 import { solve } from "@/lib/waitlist/challenge";
 import { secretFileOf } from "@/lib/security/secret";
 import { entryToken } from "@/lib/waitlist/entry-link";
@@ -200,8 +200,8 @@ describe("the site's secret without WAITLIST_SECRET", () => {
     }
   }, 120_000);
 
-  it("is required with a libSQL server: the server refuses to start and says what to set", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "server.ts", "--port", "3263"], {
+  it("is required with a libSQL server: the server refuses to start and says what to set", async () => {
+    const run = spawnSync(process.execPath, [...(await serverEntry()), "--port", "3263"], {
       env: {
         ...process.env,
         DATABASE_URL: "libsql://waitlist-example.turso.io",

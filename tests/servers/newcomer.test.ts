@@ -8,11 +8,11 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BENCH_SECRET, ensureBuild, freshDatabase } from "@/bench/support/site-server";
+import { BENCH_SECRET, ensureBuild, freshDatabase, serverEntry } from "@/bench/support/site-server";
 
-/** Runs server.ts until it exits: its exit code and everything it wrote. */
+/** Runs the server as `npm start` does until it exits: its exit code and everything it wrote. */
 async function serverUntilExit(port: number, databaseFile: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "--port", String(port)], {
+  const child = spawn(process.execPath, [...(await serverEntry()), "--port", String(port)], {
     env: { ...process.env, DATABASE_URL: `file:${databaseFile}`, WAITLIST_SECRET: BENCH_SECRET, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
