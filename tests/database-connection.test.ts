@@ -6,10 +6,10 @@
  * order. The thread's keeping is the same for both drivers (libSQL's engine runs in it too); these
  * tests run it with better-sqlite3, in that project only.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
 import { createDatabase, DatabaseUnavailable, temporaryKind, type Database } from "@/lib/db";
 import { captureLog } from "@/lib/log";
 import { threadsOf } from "./faults/support";
@@ -47,6 +47,7 @@ afterEach(async () => {
   await database?.$disconnect().catch(() => {});
   database = undefined;
 });
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe("the database thread", () => {
   it("that exits with a query waiting: the query fails at once as temporary, the lock is released, and the next query gets a new thread", async () => {

@@ -3,14 +3,22 @@
  * beside the embedded database made on first start and kept; never a key of
  * the process's own.
  */
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { readOrCreateSecretFile, resolveSecret, secretFileOf, SecretUnavailable } from "@/lib/security/secret";
 
-const directory = () => mkdtempSync(path.join(tmpdir(), "waitlist-secret-"));
+const made: string[] = [];
+const directory = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "waitlist-secret-"));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 describe("the site's secret", () => {
   it("is WAITLIST_SECRET when it is set", () => {

@@ -3,7 +3,7 @@
  * with the fix and exit code 1, no stack trace (issue 40). Needs a build.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -45,11 +45,16 @@ describe("npm start on a port already in use", () => {
 describe("the server started without its database file (not migrated)", () => {
   it("says so, and how to make it, and exits 1 without creating an empty one", async () => {
     ensureBuild();
-    const databaseFile = path.join(mkdtempSync(path.join(os.tmpdir(), "waitlist-no-db-")), "waitlist.db");
-    const { code, output } = await serverUntilExit(3295, databaseFile);
-    expect(code).toBe(1);
-    expect(output).toContain("yet. Run npm run db:migrate (npm start does it first).");
-    expect(output).not.toMatch(/\n\s+at /);
-    expect(existsSync(databaseFile)).toBe(false);
+    const directory = mkdtempSync(path.join(os.tmpdir(), "waitlist-no-db-"));
+    const databaseFile = path.join(directory, "waitlist.db");
+    try {
+      const { code, output } = await serverUntilExit(3295, databaseFile);
+      expect(code).toBe(1);
+      expect(output).toContain("yet. Run npm run db:migrate (npm start does it first).");
+      expect(output).not.toMatch(/\n\s+at /);
+      expect(existsSync(databaseFile)).toBe(false);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   }, 120_000);
 });
