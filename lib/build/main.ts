@@ -24,7 +24,11 @@ if (process.argv.includes("--record")) {
   } else {
     console.log(`Building the site: ${why}.`);
     try {
-      execFileSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
+      // Without Next's usage reports, and so without its notice about them: nothing here sends
+      // anything to anyone its operator has not configured. `NEXT_TELEMETRY_DISABLED= npm start`
+      // (set, empty) keeps them; `npm run build` run directly is Next's own default.
+      const env = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" };
+      execFileSync("npm", ["run", "-s", "build"], { stdio: "inherit", env });
     } catch {
       // next build has said what went wrong.
       process.exit(1);
