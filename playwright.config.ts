@@ -27,7 +27,10 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     baseURL,
-    trace: "retain-on-failure",
+    // A trace of a retried test only (CI retries once): recording one for every test, to keep the
+    // failures', cost the suite 12-20 % of its time. A failure shows its screenshot and the page's
+    // state (error-context.md) without one; `npm run test:e2e -- --trace on` records them all.
+    trace: "on-first-retry",
     screenshot: "only-on-failure",
   },
   projects: [
