@@ -4,7 +4,7 @@
  * temporary folder, as the start would see it.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -66,6 +66,9 @@ describe("the server's bundle npm start runs", () => {
       put("server.ts", 'import { greeting } from "./lib/greeting";\nconsole.log(greeting("one"));\n');
       const bundle = await bundleServer(project);
       expect(path.relative(project, bundle)).toBe(path.join(".next", "fieldcrew", "server.mjs"));
+      // What npm start runs (package.json names it too).
+      const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+      expect(scripts.start).toBe(`node ${SERVER_NODE_ARGS.join(" ")}`);
       const run = () => execFileSync(process.execPath, SERVER_NODE_ARGS, { cwd: project, encoding: "utf8" }).trim();
       expect(run()).toBe("started one");
 

@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
-/** Relative to the project's root, where every npm script runs. */
+/** Relative to the project's root, where every npm script runs; package.json's `start` names it too. */
 const SERVER_BUNDLE = path.join(".next", "fieldcrew", "server.mjs");
 
 /**
