@@ -3,7 +3,7 @@
  * handler takes sign-ups into a real migrated SQLite file (with each driver),
  * backups are made while it writes, and a restore brings back every
  * acknowledged sign-up up to the backup. The operator commands run as the real
- * command (node --import tsx lib/operator/main.ts).
+ * command (node lib/operator/waitlist.mjs).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -210,7 +210,7 @@ describe("what operators see and do", () => {
     expect((await stats(getDatabase())).mailSuppressed).toBeGreaterThanOrEqual(1);
 
     const lift = (email: string) =>
-      spawnSync(process.execPath, ["--import", "tsx", "lib/operator/main.ts", "mail", "unsuppress", "--email", email], {
+      spawnSync(process.execPath, ["lib/operator/waitlist.mjs", "mail", "unsuppress", "--email", email], {
         encoding: "utf8",
         env: { ...process.env, DATABASE_URL: databaseUrl },
       });

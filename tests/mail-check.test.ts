@@ -54,7 +54,7 @@ function check(env: Record<string, string> = {}): Promise<{ status: number; stdo
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", "lib/operator/main.ts", "mail", "check", "--dns", dnsServer],
+      ["lib/operator/waitlist.mjs", "mail", "check", "--dns", dnsServer],
       {
         encoding: "utf8",
         env: {

@@ -138,7 +138,7 @@ describe("the DKIM settings", () => {
 
 describe("npm run waitlist -- mail dkim-key", () => {
   const run = (args: string[]) =>
-    spawnSync(process.execPath, ["--import", "tsx", "lib/operator/main.ts", "mail", "dkim-key", ...args], {
+    spawnSync(process.execPath, ["lib/operator/waitlist.mjs", "mail", "dkim-key", ...args], {
       encoding: "utf8",
       env: { ...process.env, DATABASE_URL: databaseUrl, MAIL_FROM: FROM },
     });

@@ -1,7 +1,7 @@
 /**
  * The operator tool against a real migrated SQLite file, filled through the site's own store:
  * each command line run in this process from its arguments to its exit code, and the real
- * command (`node --import tsx lib/operator/main.ts`, what `npm run waitlist` runs) where only a
+ * command (`node lib/operator/waitlist.mjs`, what `npm run waitlist` runs) where only a
  * process shows it: exit codes, a pseudo-terminal, the memory of a big export.
  */
 import { spawnSync } from "node:child_process";
@@ -357,14 +357,10 @@ describe("npm run waitlist -- export", () => {
     await seed(escapes);
     // Through a real pseudo-terminal (util-linux's script), as an operator's shell runs it.
     const inTerminal = (format: string) => {
-      const run = spawnSync(
-        "script",
-        ["-qec", `${process.execPath} --import tsx lib/operator/main.ts export --format ${format}`, "/dev/null"],
-        {
-          encoding: "utf8",
-          env: { ...process.env, DATABASE_URL: `file:${file}` },
-        },
-      );
+      const run = spawnSync("script", ["-qec", `${process.execPath} lib/operator/waitlist.mjs export --format ${format}`, "/dev/null"], {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_URL: `file:${file}` },
+      });
       expect(run.status, run.stdout).toBe(0);
       return run.stdout;
     };

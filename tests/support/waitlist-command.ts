@@ -39,16 +39,14 @@ export async function waitlistCommand(args: string[], options: CommandOptions = 
   }
 }
 
-/** The real command as its own process (`node --import tsx lib/operator/main.ts`, what `npm run waitlist` runs). */
+/** The real command as its own process (`node lib/operator/waitlist.mjs`, what `npm run waitlist` runs). */
 export function waitlistProcess(args: string[], options: CommandOptions & { preload?: string; heapMiB?: number } = {}): CommandRun {
   const result = spawnSync(
     process.execPath,
     [
       ...(options.heapMiB ? [`--max-old-space-size=${options.heapMiB}`] : []),
       ...(options.preload ? ["--require", options.preload] : []),
-      "--import",
-      "tsx",
-      "lib/operator/main.ts",
+      "lib/operator/waitlist.mjs",
       ...args,
     ],
     { encoding: "utf8", input: options.input ?? "", env: { ...process.env, ...options.env }, maxBuffer: 256 * 1024 * 1024 },
