@@ -14,6 +14,8 @@ const root = process.cwd();
 // The environment as `next build` sees it: .env files included.
 nextEnv.loadEnvConfig(root, false, { info: () => {}, error: console.error });
 
+/** Set when this run had `npm run build` make the site: its last step (--record) bundled the server. */
+let bundledByBuild = false;
 if (process.argv.includes("--record")) {
   recordInputs(root, currentInputs(root));
 } else {
@@ -29,6 +31,7 @@ if (process.argv.includes("--record")) {
       // (set, empty) keeps them; `npm run build` run directly is Next's own default.
       const env = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" };
       execFileSync("npm", ["run", "-s", "build"], { stdio: "inherit", env });
+      bundledByBuild = true;
     } catch {
       // next build has said what went wrong.
       process.exit(1);
@@ -36,9 +39,11 @@ if (process.argv.includes("--record")) {
   }
 }
 
-try {
-  await bundleServer(root);
-} catch {
-  // esbuild has said what went wrong, and where.
-  process.exit(1);
+if (!bundledByBuild) {
+  try {
+    await bundleServer(root);
+  } catch {
+    // esbuild has said what went wrong, and where.
+    process.exit(1);
+  }
 }
