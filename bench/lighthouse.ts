@@ -11,7 +11,10 @@
  *
  * It also prints where each page's main-thread time goes (Lighthouse's mainthread-work-breakdown:
  * script evaluation, parsing and compiling, style and layout, ...) beside hello-world's, so a
- * regression names its cause.
+ * regression names its cause. And, per page, each run against the hello-world run beside it
+ * (medians of those ratios and differences: hello-world's own TBT moves by 2 x within one run), with
+ * the part of TBT that is the document's own tasks (parsing the HTML and running its inline
+ * scripts after the first paint) rather than the scripts'.
  *
  *   npm run bench:pages        9 mobile and 3 desktop runs by default (LIGHTHOUSE_RUNS sets both);
  *                              CHROME_PATH to use another Chromium;
@@ -58,7 +61,12 @@ const WORK = {
   gc: "garbageCollection",
   other: "other",
 } as const;
-type Sample = Record<(typeof CATEGORIES)[number], number> & Record<keyof typeof METRICS, number> & Record<keyof typeof WORK, number>;
+type Sample = Record<(typeof CATEGORIES)[number], number> &
+  Record<keyof typeof METRICS, number> &
+  Record<keyof typeof WORK, number> & {
+    /** TBT's part from long tasks Lighthouse attributes to the page itself (see documentBlocking). */
+    documentTBT: number;
+  };
 const CPU_SLOWDOWN = process.env.LIGHTHOUSE_CPU_SLOWDOWN ? Number(process.env.LIGHTHOUSE_CPU_SLOWDOWN) : undefined;
 
 const median = (values: number[]) => {
@@ -74,6 +82,22 @@ async function browser(): Promise<chromeLauncher.LaunchedChrome> {
     chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
   }
   return chrome;
+}
+
+type LongTask = { url: string; startTime: number; duration: number };
+
+/**
+ * The blocking time, counted as TBT counts it (each long task's time between FCP and TTI past
+ * 50 ms), of the long tasks attributed to the page's own URL: parsing its HTML and running its
+ * inline scripts, with the style and layout they bring. The rest of TBT is the script files'.
+ */
+function documentBlocking(url: string, tasks: LongTask[], fcp: number, tti: number): number {
+  return tasks
+    .filter((task) => task.url === url)
+    .reduce((sum, task) => {
+      const within = Math.min(task.startTime + task.duration, tti) - Math.max(task.startTime, fcp);
+      return sum + Math.max(0, within - 50);
+    }, 0);
 }
 
 async function audit(url: string, preset: Preset, reportFile: string): Promise<Sample> {
@@ -101,6 +125,13 @@ async function audit(url: string, preset: Preset, reportFile: string): Promise<S
   for (const [name, group] of Object.entries(WORK)) {
     sample[name as keyof typeof WORK] = work.filter((item) => item.group === group).reduce((sum, item) => sum + item.duration, 0);
   }
+  const longTasks = (audits["long-tasks"]?.details as { items?: LongTask[] } | undefined)?.items ?? [];
+  sample.documentTBT = documentBlocking(
+    result.lhr.finalDisplayedUrl,
+    longTasks,
+    sample.FCP,
+    audits["interactive"]?.numericValue ?? Infinity,
+  );
   return sample;
 }
 
@@ -187,6 +218,20 @@ for (const preset of PRESETS) {
         14,
       );
     console.log(`${target.name.padEnd(13)}${(Object.keys(WORK) as (keyof typeof WORK)[]).map(cell).join("")}`);
+  }
+  console.log(`\n${preset}: each run against the hello-world run beside it, medians of ${RUNS[preset]} (range)`);
+  console.log("page         TBT ratio             perf difference       TBT from the document's own tasks, ms (hello-world's)");
+  const helloRuns = samples.get(`${preset} hello-world`)!;
+  for (const target of targets.slice(1)) {
+    const runs = samples.get(`${preset} ${target.name}`)!;
+    const paired = (of: (run: Sample, hello: Sample) => number) => {
+      const values = runs.map((run, i) => of(run, helloRuns[i]!));
+      return `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)})`.padEnd(22);
+    };
+    console.log(
+      `${target.name.padEnd(13)}${paired((run, hello) => run.TBT / Math.max(hello.TBT, 1))}${paired((run, hello) => run.performance - hello.performance)}` +
+        `${median(runs.map((run) => run.documentTBT)).toFixed(0)} (${median(helloRuns.map((run) => run.documentTBT)).toFixed(0)})`,
+    );
   }
   for (const target of targets.slice(1)) {
     const m = medianOf(`${preset} ${target.name}`);
