@@ -178,7 +178,12 @@ export async function startSiteServer(options: {
       "--port",
       String(options.port),
     ],
-    { DATABASE_URL: options.url ?? `file:${options.databaseFile}`, ...options.env },
+    {
+      DATABASE_URL: options.url ?? `file:${options.databaseFile}`,
+      // A node or V8 flag to try on the server alone, not on the load generator (docs/performance.md).
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+      ...options.env,
+    },
     options.readyPath ?? "/api/waitlist/challenge",
     options.logFile ?? options.output ?? false,
   );
