@@ -15,8 +15,8 @@
  *
  * With BENCH_DELIVERIES=fast|slow|refusing (launch day: `npm run bench:launch` runs all three) the
  * server owes a confirmation email and a webhook for every sign-up, delivered to an SMTP server and
- * a webhook receiver in a thread of this process (bench/support/receivers.mjs), with the hourly
- * mail caps raised as a launch would raise them. The mail server accepts at once ("fast"), after
+ * a webhook receiver in a process of the benchmark's own at niceness 19 (./support/launch-receivers.ts),
+ * with the hourly mail caps raised as a launch would raise them. The mail server accepts at once ("fast"), after
  * 200 ms ("slow"), or refuses every tenth new message once ("refusing": a retry storm). Before each
  * floor run the outbox is left to empty, so the floor is never measured while deliveries owed by
  * the sign-ups before it are still going out; how long that took after the load ended is printed,
