@@ -176,6 +176,33 @@ test("each page's hydration data spells out the site's header and footer once", 
   }
 });
 
+test("a check item's mark is drawn by its stylesheet, beside the text, in the brand's colour", async ({ page }) => {
+  // The marks were an icon element each: 10-15 KB of a page's markup and hydration data (issue 41).
+  for (const path of ["/", "/careers"]) {
+    await page.goto(path);
+    const items = page.locator("li.check-item");
+    expect(await items.count(), path).toBeGreaterThan(20);
+    expect(await items.locator("svg").count(), path).toBe(0);
+    const marks = await items.evaluateAll((lis) =>
+      lis.map((li) => {
+        const mark = getComputedStyle(li, "::before");
+        return { content: mark.content, size: `${mark.width} ${mark.height}`, mask: mark.maskImage, colour: mark.backgroundColor };
+      }),
+    );
+    for (const mark of marks) {
+      expect(mark.content).toBe('""');
+      expect(mark.size).toBe("16px 16px");
+      expect(mark.mask).toContain("data:image/svg+xml");
+    }
+    // The brand's orange on light sections, its lighter tone on the dark pricing card.
+    const colours = new Set(marks.map((mark) => mark.colour));
+    expect(
+      [...colours].every((colour) => ["rgb(194, 65, 12)", "rgb(251, 146, 60)"].includes(colour)),
+      [...colours].join(),
+    ).toBe(true);
+  }
+});
+
 test("each page has its own title, description and Open Graph tags; sitemap and robots exist", async ({ page, request }) => {
   const titles = new Set<string>();
   for (const path of ["/", "/about", "/careers"]) {
