@@ -3,8 +3,9 @@
  * fails, and at the end each stage's time, so a slow stage names itself.
  *
  * Each stage is a script of package.json that can be run alone (the unit tests' two drivers are
- * `test:unit`'s two halves, and the fault suite is `test:faults` with its backups file apart). The production build is made once (lib/build/main.ts: skipped while its
- * inputs are unchanged), for the e2e server's address; a stage that starts a server waits for it.
+ * `test:unit`'s two halves, and the fault suite is `test:faults` with its backups file apart). The
+ * production build is made once (lib/build/main.ts: skipped while its inputs are unchanged), for
+ * the e2e server's address; a stage that starts a server waits for it.
  *
  * The lanes run side by side, each lane's stages one after another: the checks and the tests that
  * need no server in one, the build and the stages that start servers in the other. Each stage alone

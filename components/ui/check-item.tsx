@@ -7,5 +7,5 @@ import type { ReactNode } from "react";
  * careers page's 38 were 10-15 KB of it, read after the first paint (docs/performance.md, issue 41).
  */
 export function CheckItem({ children, onDark = false }: { children: ReactNode; onDark?: boolean }) {
-  return <li className={onDark ? "check-item check-item-on-dark text-slate-200" : "check-item text-slate-700"}>{children}</li>;
+  return <li className={`check-item flex gap-2 text-sm ${onDark ? "check-item-on-dark text-slate-200" : "text-slate-700"}`}>{children}</li>;
 }
