@@ -6,8 +6,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, get, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { brotliDecompressSync, createBrotliDecompress, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { ENTRY_PAGE_PATH, JOIN_PATH } from "@/lib/content/paths";
 import { parseEnv } from "@/lib/env";
@@ -27,12 +28,17 @@ afterEach(async () => {
   server = undefined;
 });
 
+type NextHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
 /** The front door in front of a stand-in for Next's handler; its address. */
-async function frontDoor(dev: boolean, invalidEntryLink?: InvalidEntryLinkPage): Promise<string> {
-  const next = async (request: IncomingMessage, response: ServerResponse) => {
+async function frontDoor(
+  dev: boolean,
+  invalidEntryLink?: InvalidEntryLinkPage,
+  next: NextHandler = async (request, response) => {
     response.setHeader(HANDED_POLICY, String(request.headers["content-security-policy"] ?? "none"));
     response.end("page");
-  };
+  },
+): Promise<string> {
   const env = parseEnv({ ...process.env, SITE_URL: "http://localhost:3000" });
   server = createServer(
     createFrontDoor({ env, dev, policies: developmentPolicies(), headers: Object.entries(securityHeaders(!dev)), next, invalidEntryLink }),
@@ -138,5 +144,94 @@ describe("refusals before Next", () => {
     expect(answer.headers.get("x-error-code")).toBe("not_found");
     expect(answer.headers.get("cache-control")).toBe("no-store");
     expect(await answer.text()).toBe("That address is not valid.");
+  });
+});
+
+describe("compression (lib/site/compression.ts)", () => {
+  const page = `<!doctype html><main>${Array.from({ length: 400 }, (_, i) => `<p class="row">Row ${i} of the page</p>`).join("")}</main>`;
+  const servePage: NextHandler = async (request, response) => {
+    response.setHeader("Content-Type", "text/html; charset=utf-8");
+    response.setHeader("Content-Length", Buffer.byteLength(page));
+    response.end(request.method === "HEAD" ? undefined : page);
+  };
+
+  /** The answer's bytes as they came over the wire, not decoded (fetch would decode them). */
+  function rawGet(
+    url: string,
+    headers: Record<string, string>,
+    method = "GET",
+  ): Promise<{ headers: IncomingMessage["headers"]; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      get(url, { headers, method }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () => resolve({ headers: answer.headers, body: Buffer.concat(chunks) }));
+      }).on("error", reject);
+    });
+  }
+
+  it("a page goes out in Brotli to a browser that accepts it, gzip to one that takes only gzip, as it is to one that takes neither", async () => {
+    const origin = await frontDoor(false, undefined, servePage);
+    const browser = await rawGet(`${origin}/`, { "accept-encoding": "gzip, deflate, br, zstd" });
+    expect(browser.headers["content-encoding"]).toBe("br");
+    expect(browser.headers["content-length"]).toBeUndefined();
+    expect(browser.headers.vary).toContain("Accept-Encoding");
+    expect(brotliDecompressSync(browser.body).toString()).toBe(page);
+    expect(browser.body.length).toBeLessThan(page.length / 10);
+
+    const gzipOnly = await rawGet(`${origin}/`, { "accept-encoding": "gzip" });
+    expect(gzipOnly.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzipOnly.body).toString()).toBe(page);
+
+    const neither = await rawGet(`${origin}/`, { "accept-encoding": "identity" });
+    expect(neither.headers["content-encoding"]).toBeUndefined();
+    expect(neither.body.toString()).toBe(page);
+  });
+
+  it("short answers and HEAD go out as they are", async () => {
+    const short: NextHandler = async (_request, response) => {
+      response.setHeader("Content-Type", "application/json");
+      response.end(JSON.stringify({ ok: true }));
+    };
+    const origin = await frontDoor(false, undefined, short);
+    const answer = await rawGet(`${origin}/api/waitlist`, { "accept-encoding": "br, gzip" });
+    expect(answer.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(answer.body.toString())).toEqual({ ok: true });
+
+    const pageOrigin = await frontDoor(false, undefined, servePage);
+    const head = await rawGet(`${pageOrigin}/`, { "accept-encoding": "br, gzip" }, "HEAD");
+    expect(head.headers["content-encoding"]).toBeUndefined();
+    expect(head.body.length).toBe(0);
+  });
+
+  it("a streamed page reaches the browser part by part: each part Next flushes is sent before the next is written", async () => {
+    let sendTheRest: () => void = () => {};
+    const theRest = new Promise<void>((resolve) => (sendTheRest = resolve));
+    const streamed: NextHandler = async (_request, response) => {
+      response.setHeader("Content-Type", "text/html; charset=utf-8");
+      response.write(page);
+      // What Next does after each part of a streamed page (the middleware's flush).
+      (response as ServerResponse & { flush(): void }).flush();
+      await theRest;
+      response.end("<p>the rest</p>");
+    };
+    const origin = await frontDoor(false, undefined, streamed);
+    const decoded: Buffer[] = [];
+    const firstPart = new Promise<void>((resolve, reject) => {
+      get(`${origin}/`, { headers: { "accept-encoding": "br" } }, (answer) => {
+        expect(answer.headers["content-encoding"]).toBe("br");
+        const decoder = answer.pipe(createBrotliDecompress());
+        decoder.on("data", (chunk: Buffer) => {
+          decoded.push(chunk);
+          if (Buffer.concat(decoded).length === Buffer.byteLength(page)) resolve();
+        });
+        decoder.on("end", () => decoded.push(Buffer.from("<end>")));
+      }).on("error", reject);
+    });
+    // The first part arrives whole while the handler still holds the rest back.
+    await firstPart;
+    expect(Buffer.concat(decoded).toString()).toBe(page);
+    sendTheRest();
+    await expect.poll(() => Buffer.concat(decoded).toString()).toBe(`${page}<p>the rest</p><end>`);
   });
 });

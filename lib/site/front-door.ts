@@ -6,6 +6,8 @@
  * another site (403), too many requests in flight (503). A page's visit beacon and <noscript>
  * image are answered here too (VISIT_PATH): Next's routing alone costs about as much as a whole
  * sign-up (docs/analytics.md); so is a visitor's link the site did not sign (./invalid-entry-link.ts).
+ * What goes out past the refusals is compressed here, with Brotli where the browser accepts it
+ * (./compression.ts).
  */
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -22,6 +24,7 @@ import { perRequestPageHeaders, VISITOR_PAGE_PRIVACY } from "../security/headers
 import { isForeignPagePost } from "../security/origin";
 import type { PagePolicies } from "../security/page-policies";
 import { hasBody, whenBodyArrives } from "../security/request-body";
+import { compressAnswer } from "./compression";
 import { isUnsignedEntryLink, type InvalidEntryLinkPage } from "./invalid-entry-link";
 
 /**
@@ -142,6 +145,8 @@ export function createFrontDoor({
 
   /** To the visit handler or Next, with a per-request page policy where the page needs one. */
   function handOver(request: IncomingMessage, response: ServerResponse, pathname: string, requestId: string): void {
+    // Brotli or gzip for what follows (./compression.ts); the refusals above are too short to gain from it.
+    compressAnswer(request, response);
     if (pathname === VISIT_PATH) {
       serveVisit(request, response).catch((error: unknown) => failed(response, requestId, error, "visit handler failed"));
       return;
