@@ -174,6 +174,8 @@ test("each page's hydration data spells out the site's header and footer once", 
     const data = hydrationData(await (await request.get(path)).text());
     expect(data.match(/\["\$","header",null,\{/g), path).toHaveLength(1);
     expect(data.match(/\["\$","footer",null,\{/g), path).toHaveLength(1);
+    // The 404 message too: the second boundary refers to the first's (2.1 KB).
+    expect(data.match(/We couldn't find that page/g), path).toHaveLength(1);
   }
 });
 
@@ -207,7 +209,7 @@ test("each page's document, as Chromium asks for it, fits in a new connection's 
   }
 });
 
-test("a check item's mark is drawn by its stylesheet, beside the text, in the brand's colour", async ({ page }) => {
+test("check marks, quote marks and the feature icons are drawn by the stylesheet, in the brand's colours", async ({ page }) => {
   // The marks were an icon element each: 10-15 KB of a page's markup and hydration data (issue 41).
   for (const path of ["/", "/careers"]) {
     await page.goto(path);
@@ -225,12 +227,40 @@ test("a check item's mark is drawn by its stylesheet, beside the text, in the br
       expect(mark.size).toBe("16px 16px");
       expect(mark.mask).toContain("data:image/svg+xml");
     }
-    // The brand's orange on light sections, its lighter tone on the dark pricing card.
+    // The brand's orange on light sections, its lighter tone on the dark hero and pricing card.
     const colours = new Set(marks.map((mark) => mark.colour));
     expect(
       [...colours].every((colour) => ["rgb(194, 65, 12)", "rgb(251, 146, 60)"].includes(colour)),
       [...colours].join(),
     ).toBe(true);
+  }
+  // The testimonials' quote marks and the decorative icons, drawn the same way: each its own drawing.
+  // Tailwind's slate-500 (oklch), as Chromium computes the mark's currentColor from it.
+  const slate500 = "lab(48.0876 -2.03595 -16.5814)";
+  for (const [path, marked, count, size, colour, drawings] of [
+    ["/", "#testimonials figure", 3, "32px 24px", "rgb(251, 146, 60)", 1],
+    ["/", "#features li > span.icon-before", 6, "24px 24px", "rgb(251, 146, 60)", 6],
+    ["/about", "section[aria-labelledby=values-title] li > span.icon-before", 3, "24px 24px", "rgb(194, 65, 12)", 3],
+    ["/careers", "article li.icon-before", 16, "16px 16px", slate500, 4],
+  ] as const) {
+    if (new URL(page.url()).pathname !== path) await page.goto(path);
+    const elements = page.locator(marked);
+    await expect(elements).toHaveCount(count);
+    expect(await elements.locator("svg").count(), marked).toBe(0);
+    const marks = await elements.evaluateAll((all) =>
+      all.map((element) => {
+        const before = getComputedStyle(element, "::before");
+        return {
+          content: before.content,
+          size: `${before.width} ${before.height}`,
+          mask: before.maskImage,
+          colour: before.backgroundColor,
+        };
+      }),
+    );
+    for (const mark of marks)
+      expect(mark, marked).toEqual({ content: '""', size, mask: expect.stringContaining("data:image/svg+xml"), colour });
+    expect(new Set(marks.map((mark) => mark.mask)).size, marked).toBe(drawings);
   }
 });
 

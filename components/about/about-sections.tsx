@@ -1,12 +1,11 @@
-import { Handshake, HeartHandshake, Sparkles, type IconNode } from "lucide";
-import { Icon } from "@/components/ui/icon";
 import { SectionHeading } from "@/components/ui/section-heading";
 import { FOUNDERS, MISSION, STORY, VALUES, type Value } from "@/lib/content/about";
 
-const VALUE_ICONS: Record<Value["title"], IconNode> = {
-  "Service First": HeartHandshake,
-  Simplicity: Sparkles,
-  Authenticity: Handshake,
+/** Each value's Lucide icon, drawn by the stylesheet as its tile's ::before (.icon-before in globals.css). */
+const VALUE_ICONS: Record<Value["title"], string> = {
+  "Service First": "icon-heart-handshake",
+  Simplicity: "icon-sparkles",
+  Authenticity: "icon-handshake",
 };
 
 export function OurStory() {
@@ -32,9 +31,9 @@ export function Values() {
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
           {VALUES.map((value) => (
             <li key={value.title} className="rounded-2xl bg-white p-7 ring-1 ring-slate-200">
-              <span className="flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
-                <Icon node={VALUE_ICONS[value.title]} className="size-6" />
-              </span>
+              <span
+                className={`icon-before ${VALUE_ICONS[value.title]} flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700`}
+              />
               <h3 className="mt-5 text-lg font-semibold text-slate-900">{value.title}</h3>
               <p className="mt-2 leading-7 text-slate-600">{value.description}</p>
             </li>

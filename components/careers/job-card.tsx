@@ -1,15 +1,14 @@
-import { Briefcase, Clock, MapPin, Wallet } from "lucide";
 import { CheckItem } from "@/components/ui/check-item";
-import { Icon } from "@/components/ui/icon";
 import type { Job } from "@/lib/content/careers";
 
 export function JobCard({ job }: { job: Job }) {
   const titleId = `job-${job.id}`;
   const facts = [
-    { label: "Department", value: job.department, icon: Briefcase },
-    { label: "Location", value: job.location, icon: MapPin },
-    { label: "Type", value: job.type, icon: Clock },
-    { label: "Salary", value: job.salary, icon: Wallet },
+    // Each fact's Lucide icon, drawn by the stylesheet as the item's ::before (.icon-before in globals.css).
+    { label: "Department", value: job.department, icon: "icon-briefcase" },
+    { label: "Location", value: job.location, icon: "icon-map-pin" },
+    { label: "Type", value: job.type, icon: "icon-clock" },
+    { label: "Salary", value: job.salary, icon: "icon-wallet" },
   ];
   return (
     <article aria-labelledby={titleId} className="rounded-2xl bg-white p-6 ring-1 ring-slate-200 sm:p-8">
@@ -20,8 +19,10 @@ export function JobCard({ job }: { job: Job }) {
           </h3>
           <ul className="mt-3 flex flex-wrap gap-x-5 gap-y-2 text-sm text-slate-700">
             {facts.map(({ label, value, icon }) => (
-              <li key={label} className={`flex items-center gap-1.5 ${label === "Salary" ? "font-semibold text-slate-900" : ""}`}>
-                <Icon node={icon} className="size-4 text-slate-500" />
+              <li
+                key={label}
+                className={`icon-before ${icon} flex items-center gap-1.5 before:size-4 before:text-slate-500 ${label === "Salary" ? "font-semibold text-slate-900" : ""}`}
+              >
                 <span className="sr-only">{label}: </span>
                 {value}
               </li>

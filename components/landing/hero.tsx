@@ -1,4 +1,4 @@
-import { ArrowRight, Check } from "lucide";
+import { ArrowRight } from "lucide";
 import { BrandGlow } from "@/components/ui/brand-glow";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { Icon } from "@/components/ui/icon";
@@ -45,8 +45,8 @@ export function Hero() {
           </p>
           <ul className="mt-4 flex flex-col gap-2 text-sm text-slate-300 sm:flex-row sm:flex-wrap sm:gap-x-6">
             {PROMISES.map((promise) => (
-              <li key={promise} className="flex items-center gap-2">
-                <Icon node={Check} className="size-4 text-brand-400" />
+              // The check mark is the stylesheet's, as in every list of checks (components/ui/check-item.tsx).
+              <li key={promise} className="check-item check-item-on-dark flex gap-2">
                 {promise}
               </li>
             ))}

@@ -21,10 +21,8 @@ export function TestimonialsSection() {
         <ul className="mt-14 grid gap-6 lg:grid-cols-3">
           {TESTIMONIALS.map((testimonial) => (
             <li key={testimonial.name}>
-              <figure className="flex h-full flex-col rounded-2xl bg-white p-7 shadow-sm ring-1 ring-slate-200">
-                <svg aria-hidden="true" viewBox="0 0 32 24" className="h-6 w-8 fill-brand-400">
-                  <path d="M0 24V14.4C0 6.4 4.3 1.6 12.8 0l1.5 3.4C9.6 4.8 7.4 7.6 7.2 11.2H13V24H0zm18.4 0V14.4C18.4 6.4 22.7 1.6 31.2 0l1.5 3.4c-4.7 1.4-6.9 4.2-7.1 7.8h5.8V24H18.4z" />
-                </svg>
+              {/* The opening quote mark is the figure's ::before (globals.css, .quote-mark). */}
+              <figure className="quote-mark flex h-full flex-col rounded-2xl bg-white p-7 shadow-sm ring-1 ring-slate-200">
                 <blockquote className="mt-4 flex-1 leading-7 text-slate-700">
                   <p>{testimonial.quote}</p>
                 </blockquote>
