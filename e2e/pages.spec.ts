@@ -209,7 +209,7 @@ test("each page's document, as Chromium asks for it, fits in a new connection's 
   }
 });
 
-test("check marks, quote marks and the feature icons are drawn by the stylesheet, in the brand's colours", async ({ page }) => {
+test("check marks, quote marks and decorative icons are drawn by the stylesheet, each in its colour", async ({ page }) => {
   // The marks were an icon element each: 10-15 KB of a page's markup and hydration data (issue 41).
   for (const path of ["/", "/careers"]) {
     await page.goto(path);

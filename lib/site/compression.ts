@@ -1,7 +1,7 @@
 /**
  * The compression of every answer, in the front door instead of Next.js (`compress: false` in
- * next.config.mjs): Brotli for a browser that accepts it, which every current one does, gzip for
- * the rest. Next.js can only gzip.
+ * next.config.mjs): Brotli for a browser that accepts it, as every current one does over HTTPS,
+ * gzip for the rest. Next.js can only gzip.
  *
  * Why: a new connection brings the first 10 TCP segments (14,600 bytes) in one round trip, and
  * the home page's document was 15.8 KB with gzip and its headers, so a phone waited a second round
