@@ -79,6 +79,12 @@ const server = createServer(
   },
   frontDoor,
 );
+// An idle kept-alive connection stays open longer than a proxy keeps one (nginx's upstream
+// keepalive_timeout and most load balancers' idle timeouts are 60 s), so the proxy always closes
+// it first. With Node's 5 s, the server could close one just as the proxy (or a client whose
+// event loop was stalled) sent a request on it: the request met a reset, and a proxy does not
+// retry a POST, so a visitor's sign-up got a 502 (docs/security.md, "Hostile clients").
+server.keepAliveTimeout = 65_000;
 
 // What a newcomer meets most: another server on the port. One sentence with the fix, no stack trace.
 server.on("error", (error: NodeJS.ErrnoException) => {

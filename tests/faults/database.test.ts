@@ -41,7 +41,7 @@ function expectKept(file: string, answers: Answer[]) {
   for (const answer of answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
   expect(
     [...statuses.keys()].filter((status) => status !== 201 && status !== 503),
-    JSON.stringify([...statuses]),
+    JSON.stringify({ statuses: [...statuses], errors: [...new Set(answers.flatMap((answer) => answer.error ?? []))] }),
   ).toEqual([]);
   const created = answers.filter((answer) => answer.status === 201).map((answer) => answer.email);
   const refused = answers.filter((answer) => answer.status === 503);

@@ -8,6 +8,7 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "@/bench/support/site-server";
+import { uniqueSignupBody } from "@/bench/support/signups";
 import { sendOversizedBody, signUpOnce, sleep } from "./support";
 
 const MIB = 1024 * 1024;
@@ -171,6 +172,40 @@ describe("slow and idle connections", () => {
     }
     expect(server.child.exitCode).toBeNull();
   }, 120_000);
+});
+
+describe("an idle kept-alive connection", () => {
+  it("stays open past Node's 5 s and the 10 s header deadline, longer than a proxy keeps one, and takes the next sign-up", async () => {
+    const socket = await open();
+    let received = "";
+    let closedAt = 0;
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+    socket.on("error", () => {});
+    socket.on("close", () => (closedAt = Date.now()));
+    /** Sends one request on the socket; its answer's status line and headers, once they are in. */
+    async function exchange(head: string, body = ""): Promise<string> {
+      received = "";
+      socket.write(head + body);
+      while (!closedAt && !received.includes("\r\n\r\n")) await sleep(20);
+      return received;
+    }
+    try {
+      const first = await exchange(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`);
+      expect(first).toMatch(/^HTTP\/1\.1 200 /);
+      // What a proxy or a client reads to know it may keep the connection (nginx's upstream keepalive_timeout is 60 s).
+      expect(first).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i);
+      await sleep(12_000);
+      expect(closedAt, "the server closed the idle connection").toBe(0);
+      const { body } = uniqueSignupBody("kept-alive");
+      const signup = await exchange(
+        `POST /api/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Forwarded-For: 203.0.113.45\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+        body,
+      );
+      expect(signup).toMatch(/^HTTP\/1\.1 201 /);
+    } finally {
+      socket.destroy();
+    }
+  }, 30_000);
 });
 
 /** Sends `head` (a request line and headers) on a fresh connection; the status the server answers, or 0 if it just closed. */

@@ -51,7 +51,8 @@ export async function sendOversizedBody(
   return result;
 }
 
-export type Answer = { email: string; status: number; ms: number; retryAfter: string | null };
+/** One sign-up's answer; status 0 when no answer came, with `error` saying why. */
+export type Answer = { email: string; status: number; ms: number; retryAfter: string | null; error?: string };
 
 /**
  * `loops` parallel loops posting valid, distinct sign-ups until `until()` says stop,
@@ -79,9 +80,15 @@ export async function signUpOnce(url: string, address = "198.51.100.1", tag = "f
     });
     await response.arrayBuffer();
     return { email, status: response.status, ms: performance.now() - started, retryAfter: response.headers.get("retry-after") };
-  } catch {
-    return { email, status: 0, ms: performance.now() - started, retryAfter: null };
+  } catch (failure) {
+    return { email, status: 0, ms: performance.now() - started, retryAfter: null, error: failureOf(failure) };
   }
+}
+
+/** What stopped a request, with its cause (undici's "fetch failed" alone says nothing). */
+function failureOf(failure: unknown): string {
+  const error = failure as Error & { cause?: Error & { code?: string } };
+  return [error.message, error.cause?.code, error.cause?.message].filter(Boolean).join(": ");
 }
 
 /** The number of threads of a process, from /proc. */
