@@ -19,8 +19,15 @@ it("says saturated after the event loop was busy on end, and not after it idled"
   // timer late on a busy machine still falls within the 250 ms.)
   await idleFor(5);
   expect(load.saturated()).toBe(true);
+  // Idle now. One look normally says so; on a machine starved of CPU (or with other work in this
+  // test process) a single stretch can still count as busy, so it gets a few stretches to say so.
+  let looks = 1;
   await idleFor(300);
-  expect(load.saturated()).toBe(false);
+  while (load.saturated() && looks < 10) {
+    looks += 1;
+    await idleFor(300);
+  }
+  expect(load.saturated(), `still saturated after ${looks} idle stretches of 300 ms`).toBe(false);
   busyFor(300);
   expect(load.saturated()).toBe(true);
 });
