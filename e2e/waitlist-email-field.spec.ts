@@ -83,4 +83,26 @@ test.describe("the email field", () => {
     await expect(dialog.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
     expect(storedEntry(throwaway.email)).toBeUndefined();
   });
+
+  test("on the join page, its spell checker is fetched when the field is first used, not with the page", async ({ page }) => {
+    // The checker's list of domains (@zootools/email-spell-checker) names itself in the built chunk.
+    const SPELL_CHECKER = "POPULAR_TLDS";
+    const scripts: Promise<string>[] = [];
+    page.on("response", (response) => {
+      if (response.request().resourceType() === "script") scripts.push(response.text().catch(() => ""));
+    });
+    const loaded = async () => (await Promise.all(scripts)).filter((text) => text.includes(SPELL_CHECKER)).length;
+
+    await page.goto("/join");
+    await page.waitForLoadState("networkidle");
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(await loaded()).toBe(0);
+
+    const email = page.getByLabel("Email");
+    const typed = mistyped("join-page");
+    await email.fill(typed);
+    await email.blur();
+    await expect(page.getByRole("button", { name: typed.replace("@gmial.com", "@gmail.com") })).toBeVisible();
+    expect(await loaded()).toBe(1);
+  });
 });

@@ -1,7 +1,6 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { suggestEmail } from "@/lib/waitlist/email-suggestion";
 import { controlClasses, FormField } from "./form-field";
 
 type Props = {
@@ -16,6 +15,11 @@ type Props = {
 
 /** How long typing must pause before a suggestion is looked for. */
 const SUGGEST_AFTER_MS = 600;
+
+// The spell checker and its list of domains are needed only once someone types an address, so they
+// are a chunk of their own, fetched when the field first takes the focus: the join page, whose form
+// is on the screen from the start, does not run them while it loads (docs/performance.md).
+const loadSuggester = () => import("@/lib/waitlist/email-suggestion");
 
 /**
  * The email field, with "Did you mean jo@gmail.com?" under it when the domain
@@ -34,7 +38,15 @@ export function EmailField({ id, error, defaultValue, autoFocus, onEdit }: Props
 
   function lookForSuggestion() {
     clearTimeout(timer.current);
-    setSuggestion(suggestEmail(input.current?.value ?? ""));
+    const typed = input.current?.value ?? "";
+    void loadSuggester().then(
+      ({ suggestEmail }) => {
+        // An address changed meanwhile is looked at again when the visitor pauses or leaves.
+        if ((input.current?.value ?? "") === typed) setSuggestion(suggestEmail(typed));
+      },
+      // Not loaded (the connection dropped): no suggestion, which never stops a sign-up.
+      () => {},
+    );
   }
 
   function accept() {
@@ -66,6 +78,7 @@ export function EmailField({ id, error, defaultValue, autoFocus, onEdit }: Props
               clearTimeout(timer.current);
               timer.current = setTimeout(lookForSuggestion, SUGGEST_AFTER_MS);
             }}
+            onFocus={() => void loadSuggester().catch(() => {})}
             onBlur={lookForSuggestion}
           />
           {/* Always in the page, so screen readers hear a suggestion when it appears. */}
