@@ -242,9 +242,10 @@ for (const preset of PRESETS) {
     const runs = samples.get(`${preset} ${target.name}`)!;
     const paired = (of: (run: Sample, hello: Sample) => number) => {
       const values = runs.map((run, i) => of(run, helloRuns[i]!));
+      const middle = median(values);
       return {
-        median: median(values),
-        text: `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)})`.padEnd(22),
+        median: middle,
+        text: `${middle.toFixed(2)} (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)})`.padEnd(22),
       };
     };
     const tbt = paired((run, hello) => run.TBT / Math.max(hello.TBT, 1));
