@@ -22,7 +22,7 @@ export type SiteServer = {
   url: string;
   pid: number;
   child: ChildProcess;
-  /** Everything the server wrote to standard output (its JSON log lines), when started with `output: true` (or the logFile's text). */
+  /** Everything the server wrote to standard output (its JSON log lines) so far, when started with `output: true` or a logFile. */
   output(): string;
   /** Resident memory of the server process in MiB, from /proc. */
   rssMiB(): number;
@@ -156,12 +156,9 @@ export async function startSiteServer(options: {
   preload?: string[];
   /** More options for node itself (the profiler's --cpu-prof). */
   nodeArgs?: string[];
-  /** Keep what the server writes to standard output (its log). */
+  /** Keep what the server writes to standard output (its log), in a file of its own under .tmp/server-logs. */
   output?: boolean;
-  /**
-   * Or write it to this file: a benchmark's choice. A pipe makes the server's log writes wait for
-   * this process to read them (stdout to a pipe is synchronous on Linux), which the figures would show.
-   */
+  /** Or write it to this file: a benchmark's choice. */
   logFile?: string;
   /** The path polled until the server answers 200 (default: a security question). */
   readyPath?: string;
@@ -185,8 +182,20 @@ export async function startSiteServer(options: {
       ...options.env,
     },
     options.readyPath ?? "/api/waitlist/challenge",
-    options.logFile ?? options.output ?? false,
+    options.logFile ?? (options.output ? serverLogFile(options.port) : false),
   );
+}
+
+/**
+ * A new file for a server's standard output. Never a pipe to this process: writes to a pipe are
+ * synchronous on Linux, so a test busy with thousands of sockets of its own would make the server
+ * wait on its log lines, slowing it in a way no real deployment does (a CI run's hostile-clients
+ * test saw its server fall behind reading new connections).
+ */
+function serverLogFile(port: number): string {
+  const dir = path.resolve(".tmp", "server-logs");
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${port}-${process.pid}-${Date.now()}.log`);
 }
 
 /** Throws if something already listens on the port: a server left over from an earlier run would be measured instead. */
@@ -207,23 +216,21 @@ async function startServerProcess(
   args: string[],
   env: Record<string, string | undefined>,
   readyPath: string,
-  /** true: kept in memory (output()); a path: written to that file; false: dropped. */
-  keepOutput: boolean | string,
+  /** Written to this file (output() reads it), or dropped. */
+  keepOutput: string | false,
 ): Promise<SiteServer> {
   const url = `http://127.0.0.1:${port}`;
   await assertPortFree(port);
   const probe = ["--expose-gc", "--require", path.resolve("bench/support/memory-probe.cjs")];
   const environment = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOSTNAME: "127.0.0.1", ...env } as NodeJS.ProcessEnv;
   for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
-  const logFd = typeof keepOutput === "string" ? openSync(keepOutput, "w") : undefined;
+  const logFd = keepOutput ? openSync(keepOutput, "w") : undefined;
   const child: ChildProcess = spawn(process.execPath, [...probe, ...args], {
     env: environment,
-    stdio: ["ignore", logFd ?? (keepOutput ? "pipe" : "ignore"), "pipe"],
+    stdio: ["ignore", logFd ?? "ignore", "pipe"],
   });
   // The child has its own copy of the file's descriptor.
   if (logFd !== undefined) closeSync(logFd);
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => void (output += chunk.toString()));
   let stderr = "";
   const memoryReports: ((line: string) => void)[] = [];
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -241,7 +248,7 @@ async function startServerProcess(
     url,
     pid: child.pid!,
     child,
-    output: () => (typeof keepOutput === "string" ? readFileSync(keepOutput, "utf8") : output),
+    output: () => (keepOutput ? readFileSync(keepOutput, "utf8") : ""),
     rssMiB: () => rssMiBOf(child.pid!),
     memoryAfterGc: () =>
       new Promise((resolve) => {

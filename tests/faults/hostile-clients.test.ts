@@ -114,24 +114,47 @@ async function trickle(socket: Socket, text: string, everyMs: number, stopped: (
   }
 }
 
+/** `promise`, or a failure saying `what()` if it has not settled within `ms`: a test that waits on sockets says where it stopped. */
+async function within<T>(ms: number, promise: Promise<T>, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not within ${ms / 1000} s: ${what()}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe("slow and idle connections", () => {
   it("500 connections sending a byte at a time and 2,000 idle keep-alive connections: a visitor still signs up within 2 s", async () => {
     const sockets: Socket[] = [];
     let stopped = false;
     const errors = { count: 0 };
     try {
-      // 2,000 connections that made one request and now sit idle, kept alive.
-      const idle = await Promise.all(Array.from({ length: 2_000 }, () => open()));
-      sockets.push(...idle);
-      await Promise.all(
-        idle.map(
-          (socket) =>
-            new Promise<void>((resolve) => {
-              socket.once("data", () => resolve());
-              socket.write(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`);
-            }),
-        ),
-      );
+      // 2,000 connections that made one request and now sit idle, kept alive. A site gathers them
+      // over time, so they come 200 at a time: 2,000 requests on as many new connections at once
+      // is the flood in database.test.ts, and on a busy 2-core machine its last connections are
+      // read after Node's header deadline has closed them.
+      for (let batch = 0; batch < 10; batch++) {
+        const idle = await Promise.all(Array.from({ length: 200 }, () => open()));
+        sockets.push(...idle);
+        let answered = 0;
+        await within(
+          30_000,
+          Promise.all(
+            idle.map(
+              (socket) =>
+                new Promise<void>((resolve) => {
+                  socket.once("data", () => resolve(void (answered += 1)));
+                  socket.write(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`);
+                }),
+            ),
+          ),
+          () => `idle connections ${batch * 200 + 1}-${batch * 200 + 200}: ${answered} of 200 answered`,
+        );
+      }
       // 200 sending their headers a byte at a time, 300 their bodies (more than the 256 requests
       // allowed in flight at once), each byte 200 ms after the last.
       const slowHeaders = await Promise.all(Array.from({ length: 200 }, () => open()));
@@ -159,9 +182,9 @@ describe("slow and idle connections", () => {
       await sleep(2_000);
 
       const visitor = await signUpOnce(server.url, "203.0.113.44", "visitor");
-      expect(visitor.status).toBe(201);
+      expect(visitor.status, visitor.error).toBe(201);
       expect(visitor.ms).toBeLessThan(2_000);
-      const health = await fetch(`${server.url}/api/health`);
+      const health = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(10_000) });
       expect(health.status).toBe(200);
 
       stopped = true;

@@ -77,6 +77,8 @@ export async function signUpOnce(url: string, address = "198.51.100.1", tag = "f
       method: "POST",
       headers: { "content-type": "application/json", "x-forwarded-for": address },
       body,
+      // A bound, so a server that never answers fails the test with a reason instead of hanging it.
+      signal: AbortSignal.timeout(60_000),
     });
     await response.arrayBuffer();
     return { email, status: response.status, ms: performance.now() - started, retryAfter: response.headers.get("retry-after") };
