@@ -182,15 +182,19 @@ export async function startSiteServer(options: {
       ...options.env,
     },
     options.readyPath ?? "/api/waitlist/challenge",
-    options.logFile ?? (options.output ? serverLogFile(options.port) : false),
+    options.logFile
+      ? { file: options.logFile, temporary: false }
+      : options.output
+        ? { file: serverLogFile(options.port), temporary: true }
+        : false,
   );
 }
 
 /**
- * A new file for a server's standard output. Never a pipe to this process: writes to a pipe are
- * synchronous on Linux, so a test busy with thousands of sockets of its own would make the server
- * wait on its log lines, slowing it in a way no real deployment does (a CI run's hostile-clients
- * test saw its server fall behind reading new connections).
+ * A new file for a server's standard output, read into memory and removed once the server has
+ * exited. Never a pipe to this process: writes to a pipe are synchronous on Linux, so a test busy
+ * with thousands of sockets of its own would make the server wait on its log lines, slowing it in a
+ * way no real deployment does.
  */
 function serverLogFile(port: number): string {
   const dir = path.resolve(".tmp", "server-logs");
@@ -216,21 +220,27 @@ async function startServerProcess(
   args: string[],
   env: Record<string, string | undefined>,
   readyPath: string,
-  /** Written to this file (output() reads it), or dropped. */
-  keepOutput: string | false,
+  /** Written to this file (output() reads it; a temporary one is removed when the server exits), or dropped. */
+  keepOutput: { file: string; temporary: boolean } | false,
 ): Promise<SiteServer> {
   const url = `http://127.0.0.1:${port}`;
   await assertPortFree(port);
   const probe = ["--expose-gc", "--require", path.resolve("bench/support/memory-probe.cjs")];
   const environment = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOSTNAME: "127.0.0.1", ...env } as NodeJS.ProcessEnv;
   for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
-  const logFd = keepOutput ? openSync(keepOutput, "w") : undefined;
+  const logFd = keepOutput ? openSync(keepOutput.file, "w") : undefined;
   const child: ChildProcess = spawn(process.execPath, [...probe, ...args], {
     env: environment,
     stdio: ["ignore", logFd ?? "ignore", "pipe"],
   });
   // The child has its own copy of the file's descriptor.
   if (logFd !== undefined) closeSync(logFd);
+  let finalOutput: string | undefined;
+  if (keepOutput && keepOutput.temporary)
+    child.once("exit", () => {
+      finalOutput = readFileSync(keepOutput.file, "utf8");
+      rmSync(keepOutput.file, { force: true });
+    });
   let stderr = "";
   const memoryReports: ((line: string) => void)[] = [];
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -248,7 +258,7 @@ async function startServerProcess(
     url,
     pid: child.pid!,
     child,
-    output: () => (keepOutput ? readFileSync(keepOutput, "utf8") : ""),
+    output: () => finalOutput ?? (keepOutput ? readFileSync(keepOutput.file, "utf8") : ""),
     rssMiB: () => rssMiBOf(child.pid!),
     memoryAfterGc: () =>
       new Promise((resolve) => {
