@@ -100,7 +100,8 @@ export function threadsOf(pid: number): number {
 
 export async function healthOf(url: string): Promise<{ status: number; ms: number; body: Record<string, unknown> }> {
   const started = performance.now();
-  const response = await fetch(`${url}/api/health`);
+  // Bounded as signUpOnce is: a server that never answers fails the test saying so.
+  const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(30_000) });
   return { status: response.status, ms: performance.now() - started, body: (await response.json()) as Record<string, unknown> };
 }
 
