@@ -22,6 +22,7 @@ import { securityHeaders } from "./lib/security/headers";
 import { developmentPolicies, loadPagePolicies } from "./lib/security/page-policies";
 import { SecretUnavailable, siteSecret } from "./lib/security/secret";
 import { startBackgroundJobs, type BackgroundJobs } from "./lib/site/background-jobs";
+import { answerClientErrors } from "./lib/site/client-errors";
 import { createFrontDoor } from "./lib/site/front-door";
 import { loadInvalidEntryLinkPage } from "./lib/site/invalid-entry-link";
 import { deliveriesAtStart } from "./lib/waitlist/deliveries";
@@ -72,10 +73,11 @@ const server = createServer(
     maxHeaderSize: 16 * 1024,
     // A request's headers must arrive within 20 s, and the whole request within 30 s: a client
     // sending a byte at a time holds a connection for that long at most, never a slot. Node counts
-    // a new connection's time from when it accepted it, not from its first byte, and the server may
-    // not read a connection for seconds while it turns a flood away: at 10 s, a fault test's flood
-    // of 3,000 sign-ups on a slow 2-core machine had 98 connections closed unread (a reset, not
-    // the 503 the rest got). Its slowest answers there take 9-13 s.
+    // a new connection's time from when it accepted it (and again from its first byte), and the
+    // server may not read a connection for seconds while it turns a flood away: at 10 s, a fault
+    // test's flood of 3,000 sign-ups on a slow 2-core machine had 98 connections closed unread (a
+    // reset, not the 503 the rest got), and 35 at 20 s; so a connection not yet read from is kept
+    // (lib/site/client-errors.ts).
     headersTimeout: 20_000,
     requestTimeout: 30_000,
     // How often those limits are checked (Node's default is every 30 s).
@@ -89,6 +91,7 @@ const server = createServer(
 // event loop was stalled) sent a request on it: the request met a reset, and a proxy does not
 // retry a POST, so a visitor's sign-up got a 502 (docs/security.md, "Hostile clients").
 server.keepAliveTimeout = 65_000;
+answerClientErrors(server);
 
 // What a newcomer meets most: another server on the port. One sentence with the fix, no stack trace.
 server.on("error", (error: NodeJS.ErrnoException) => {
