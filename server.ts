@@ -72,12 +72,8 @@ const server = createServer(
     // Node's defaults, written down: a request's headers are at most 16 KiB (431 past that).
     maxHeaderSize: 16 * 1024,
     // A request's headers must arrive within 20 s, and the whole request within 30 s: a client
-    // sending a byte at a time holds a connection for that long at most, never a slot. Node counts
-    // a new connection's time from when it accepted it (and again from its first byte), and the
-    // server may not read a connection for seconds while it turns a flood away: at 10 s, a fault
-    // test's flood of 3,000 sign-ups on a slow 2-core machine had 98 connections closed unread (a
-    // reset, not the 503 the rest got), and 35 at 20 s; so a connection not yet read from is kept
-    // (lib/site/client-errors.ts).
+    // sending a byte at a time holds a connection for that long at most, never a slot. A connection
+    // the server has not read from yet when they pass is kept (lib/site/client-errors.ts).
     headersTimeout: 20_000,
     requestTimeout: 30_000,
     // How often those limits are checked (Node's default is every 30 s).

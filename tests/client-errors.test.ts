@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerClientErrors } from "@/lib/site/client-errors";
 
@@ -29,8 +30,6 @@ afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A connection, what it has received so far, and when the server closed it (ms after it opened; 0 while open). */
 async function open(): Promise<{ socket: Socket; received: () => string; closedAfter: () => number }> {

@@ -134,9 +134,8 @@ describe("slow and idle connections", () => {
     const errors = { count: 0 };
     try {
       // 2,000 connections that made one request and now sit idle, kept alive. A site gathers them
-      // over time, so they come 200 at a time: 2,000 requests on as many new connections at once
-      // is the flood in database.test.ts, and on a busy 2-core machine its last connections are
-      // read after Node's header deadline has closed them.
+      // over time, so they come 200 at a time, each batch answered before the next: 2,000 new
+      // connections at once is a flood, which database.test.ts sends.
       for (let batch = 0; batch < 10; batch++) {
         const idle = await Promise.all(Array.from({ length: 200 }, () => open()));
         sockets.push(...idle);
