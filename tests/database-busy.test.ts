@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { getDatabase, Prisma, temporaryKind } from "@/lib/db";
+import { withinRequestScope, type RequestScope } from "@/lib/db/request-scope";
 import { holdWriteLock, setUpTestDatabase } from "./support/database";
 
 const { file } = setUpTestDatabase();
@@ -46,14 +47,20 @@ describe("after a write met another connection's lock", () => {
 });
 
 describe("a transaction that cannot begin", () => {
-  it("while another process holds the lock, is busy (503, nothing of it ran)", async () => {
+  it("while another process holds the lock, is busy (503, nothing of it ran), and says so to the request it ran for", async () => {
     const database = getDatabase();
     const lock = await holdWriteLock(file);
+    // A page cannot choose its status: the front door answers 503 for one whose scope says the
+    // database could not answer (lib/db/request-scope.ts). The lock may stop the transaction's
+    // first statement rather than its BEGIN; that must be noted too.
+    const scope: RequestScope = { databaseUnavailable: false };
     let failure: unknown;
     try {
-      await database.$transaction(async (tx) => {
-        await tx.$executeRaw`INSERT INTO rate_limit_windows (key, attempts, expires_at) VALUES ('late', 1, 1)`;
-      });
+      await withinRequestScope(scope, () =>
+        database.$transaction(async (tx) => {
+          await tx.$executeRaw`INSERT INTO rate_limit_windows (key, attempts, expires_at) VALUES ('late', 1, 1)`;
+        }),
+      );
     } catch (error) {
       failure = error;
     } finally {
@@ -61,6 +68,7 @@ describe("a transaction that cannot begin", () => {
     }
     expect(failure).toBeDefined();
     expect(temporaryKind(failure)).toBe("database_busy");
+    expect(scope.databaseUnavailable).toBe(true);
     expect(await database.rateLimitWindow.count()).toBe(0);
   }, 15_000);
 

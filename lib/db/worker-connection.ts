@@ -318,26 +318,34 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
       options.queryTimeoutMs,
       () => new DatabaseUnavailable(`no turn on the database within ${options.queryTimeoutMs} ms`, "database_query_deadline"),
     );
-  const run = async <T>(op: string, arg?: unknown): Promise<T> => {
+  /** Notes a temporary failure in the request's scope (./request-scope.ts) and passes it on. */
+  const noted = async <T>(answer: Promise<T>): Promise<T> => {
     try {
-      const release = await turn();
-      try {
-        const current = await thread();
-        try {
-          return await current.send<T>(op, arg);
-        } catch (error) {
-          // libSQL leaves a statement that failed busy in progress on its connection (worker.mjs).
-          if (options.driver === "libsql" && temporaryKind(error) === "database_busy") await current.send("shedConnection").catch(() => {});
-          throw error;
-        }
-      } finally {
-        release();
-      }
+      return await answer;
     } catch (error) {
       if (temporaryKind(error)) noteDatabaseUnavailable();
       throw error;
     }
   };
+  const run = async <T>(op: string, arg?: unknown): Promise<T> =>
+    noted(
+      (async () => {
+        const release = await turn();
+        try {
+          const current = await thread();
+          try {
+            return await current.send<T>(op, arg);
+          } catch (error) {
+            // libSQL leaves a statement that failed busy in progress on its connection (worker.mjs).
+            if (options.driver === "libsql" && temporaryKind(error) === "database_busy")
+              await current.send("shedConnection").catch(() => {});
+            throw error;
+          }
+        } finally {
+          release();
+        }
+      })(),
+    );
 
   const adapter: DriverAdapter = {
     provider: "sqlite",
@@ -352,25 +360,21 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
       await Promise.all([last?.close(), stopCheckpointer()]);
     },
     async startTransaction(isolationLevel): Promise<DriverTransaction> {
-      const release = await turn().catch((error: unknown) => {
-        noteDatabaseUnavailable();
-        throw error;
-      });
+      const release = await noted(turn());
       let owner: Thread;
       let started: { tx: number; options: DriverTransaction["options"] };
       try {
-        owner = await thread();
-        started = await owner.send("startTransaction", isolationLevel);
+        owner = await noted(thread());
+        started = await noted(owner.send("startTransaction", isolationLevel));
       } catch (error) {
         release();
-        if (temporaryKind(error)) noteDatabaseUnavailable();
         throw error;
       }
       // If the thread ends before the transaction does, the lock is released with it.
       owner.releaseTransaction = release;
       const finish = (end: "commit" | "rollback") => async () => {
         try {
-          await owner.send(end, undefined, started.tx);
+          await noted(owner.send(end, undefined, started.tx));
         } finally {
           owner.releaseTransaction = null;
           release();
@@ -380,9 +384,10 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
         provider: "sqlite",
         adapterName,
         options: started.options,
-        // On the thread the transaction was opened on: never on a replacement.
-        queryRaw: (query) => owner.send("queryRaw", query, started.tx),
-        executeRaw: (query) => owner.send("executeRaw", query, started.tx),
+        // On the thread the transaction was opened on: never on a replacement. A statement in it
+        // can fail busy at once (a transaction that read before it writes gets no wait).
+        queryRaw: (query) => noted(owner.send("queryRaw", query, started.tx)),
+        executeRaw: (query) => noted(owner.send("executeRaw", query, started.tx)),
         commit: finish("commit"),
         rollback: finish("rollback"),
       };
