@@ -25,3 +25,8 @@ export function noteDatabaseUnavailable(): void {
   const scope = scopes().getStore();
   if (scope) scope.databaseUnavailable = true;
 }
+
+/** Whether the current request has met a database that could not answer (false outside a request). */
+export function metDatabaseUnavailable(): boolean {
+  return scopes().getStore()?.databaseUnavailable === true;
+}

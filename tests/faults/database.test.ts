@@ -145,7 +145,7 @@ describe("a database file that cannot be opened", () => {
   it("answers 200 health polls with 503 and the reason, each within 2 s, with threads and memory flat", async () => {
     const file = path.resolve(".tmp", "faults-unopenable", "waitlist.db");
     mkdirSync(file, { recursive: true }); // a directory where the file should be
-    server = await startSiteServer({ port: 3273, databaseFile: file, env: LOAD_TEST_ENV, readyPath: "/" });
+    server = await startSiteServer({ port: 3273, databaseFile: file, env: LOAD_TEST_ENV, readyPath: "/", output: true });
     const url = server.url;
     for (let i = 0; i < 20; i += 1) await healthOf(url);
     const threads = threadsOf(server.pid);
@@ -177,6 +177,16 @@ describe("a database file that cannot be opened", () => {
       expect(await response.text(), path).not.toMatch(/cannot be opened|SQLITE|stack/i);
     }
     expect(server.output()).not.toMatch(/"status":500/);
+    // What the page threw is in the log once, under the request's id (instrumentation.ts), not only
+    // on standard error as Next prints it; better-auth wraps the database's error in its own, and
+    // the line still says the database was why.
+    const pageFaults = server
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.route === "/operator/overview" && line.fault);
+    expect(pageFaults).toEqual([expect.objectContaining({ level: "warn", fault: "database_unavailable", request_id: expect.any(String) })]);
   }, 90_000);
 });
 
