@@ -24,6 +24,11 @@ export type SiteServer = {
   child: ChildProcess;
   /** Everything the server wrote to standard output (its JSON log lines) so far, when started with `output: true` or a logFile. */
   output(): string;
+  /**
+   * What it wrote to standard error: all of it when its output is kept (Next prints there what a
+   * page threw), else the last 4 kB.
+   */
+  errorOutput(): string;
   /** Resident memory of the server process in MiB, from /proc. */
   rssMiB(): number;
   /** After a full garbage collection in the server: RSS and V8 heap in use, MiB. */
@@ -246,19 +251,20 @@ async function startServerProcess(
   child.stderr?.on("data", (chunk: Buffer) => {
     const text = chunk.toString();
     for (const line of text.split("\n")) if (line.startsWith("MEMORY ")) memoryReports.shift()?.(line.slice(7));
-    stderr = (stderr + text).slice(-4_000);
+    stderr = keepOutput ? stderr + text : (stderr + text).slice(-4_000);
   });
   try {
     await waitUntilServing(url + readyPath, child, 60_000);
   } catch (error) {
     child.kill("SIGKILL");
-    throw new Error(`${(error as Error).message}\n${stderr}`);
+    throw new Error(`${(error as Error).message}\n${stderr.slice(-4_000)}`);
   }
   return {
     url,
     pid: child.pid!,
     child,
     output: () => finalOutput ?? (keepOutput ? readFileSync(keepOutput.file, "utf8") : ""),
+    errorOutput: () => stderr,
     rssMiB: () => rssMiBOf(child.pid!),
     memoryAfterGc: () =>
       new Promise((resolve) => {

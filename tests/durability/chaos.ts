@@ -155,11 +155,14 @@ const env = (index: number) => ({
 /** Each instance's slot: its server while it runs, null while it is down; all the log it ever wrote. */
 const instances: (SiteServer | null)[] = [null, null];
 const logs: string[] = [];
+/** What each wrote to standard error: Next prints there, as text, what a page threw. */
+const errorLogs: string[] = [];
 async function start(index: number): Promise<void> {
   instances[index] = await startSiteServer({ port: PORTS[index]!, databaseFile, env: env(index), output: true });
 }
 function keepLog(server: SiteServer) {
   logs.push(server.output());
+  errorLogs.push(server.errorOutput());
 }
 
 // ---- The flood, and what each answer was ----
@@ -376,16 +379,19 @@ await Promise.all(instances.map((server) => server?.stop()));
 const log = logs.join("\n");
 const logged500 = log.split("\n").filter((line) => line.includes('"status":500')).length;
 if (logged500) {
-  // What the server said about it: its fault lines (the request's own line has only the status).
+  // What the servers said about it: their fault lines (the request's own line has only the status),
+  // and what Next printed of the error.
   const faults500 = log
     .split("\n")
     .filter((line) => line.includes('"fault":"unexpected"'))
     .slice(0, 3);
+  const printed = errorLogs.join("\n").trim();
   failures.push(
-    `${logged500} requests logged with status 500${faults500.length ? `; the server logged:\n    ${faults500.map((line) => line.slice(0, 1500)).join("\n    ")}` : ""}`,
+    `${logged500} requests logged with status 500${faults500.length ? `; the server logged:\n    ${faults500.map((line) => line.slice(0, 1500)).join("\n    ")}` : ""}` +
+      (printed ? `\n  and printed on standard error:\n    ${printed.slice(0, 3_000).replaceAll("\n", "\n    ")}` : ""),
   );
 }
-const thrown = log.split("\n").filter((line) => /uncaught|unhandled/i.test(line));
+const thrown = [...log.split("\n"), ...errorLogs.join("\n").split("\n")].filter((line) => /uncaught|unhandled/i.test(line));
 if (thrown.length) failures.push(`thrown in a server: ${thrown[0]!.slice(0, 300)}`);
 
 const rows = outbox();
