@@ -235,12 +235,28 @@ describe("another process holds the write lock for 20 s", () => {
       expect([200, 503]).toContain(health.status);
       const trickleKept = expectKept(file, during);
       expect(trickleKept.refused).toBeGreaterThan(4);
-      // At most the request's deadline (8 s) waiting for a batch, then the batch's busy timeout (3 s).
-      expect(during.every((answer) => answer.ms < 12_000)).toBe(true);
+      // The server's own time for each: at most the request's deadline (8 s) waiting for a batch,
+      // then the batch's busy timeout (3 s). As the client saw it, the time also holds the wait to
+      // be read behind a flood of 3,000 on two cores shared with the test itself: bounded loosely, so
+      // a hang still fails (a rehearsal on a busy machine went past 12 s there; beside four CPU
+      // burners the server's own longest was 6.8 s and the client's 13.7 s).
+      const serverMs = new Map(
+        server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes('"route":"/api/waitlist"') && line.includes('"status":'))
+          .map((line) => JSON.parse(line) as { request_id: string; ms: number })
+          .map((line) => [line.request_id, line.ms]),
+      );
+      const trickleServerMs = during.map((answer) => serverMs.get(answer.requestId ?? "") ?? Infinity);
+      expect(Math.max(...trickleServerMs)).toBeLessThan(12_000);
+      expect(Math.max(...during.map((answer) => answer.ms))).toBeLessThan(30_000);
 
       const floodKept = expectKept(file, flood);
       expect(floodKept.created).toBe(0);
-      expect(floodMs).toBeLessThan(30_000);
+      // As the client saw it: 10.6 s alone on a 2-core machine, 17.5 s beside two CPU burners, 32 s
+      // beside four. What the site promises is the server's own time, below.
+      expect(floodMs).toBeLessThan(45_000);
       // The server's own time for each: most of the flood was turned away at once (too many in
       // flight, or too many waiting to be written), without waiting for the database.
       const refusedAtOnce = server

@@ -52,7 +52,16 @@ export async function sendOversizedBody(
 }
 
 /** One sign-up's answer; status 0 when no answer came, with `error` saying why. */
-export type Answer = { email: string; status: number; ms: number; retryAfter: string | null; error?: string };
+export type Answer = {
+  email: string;
+  status: number;
+  /** From sending to the whole answer, as the client saw it. */
+  ms: number;
+  retryAfter: string | null;
+  /** The server's id for the request (X-Request-Id), under which its log has the server's own time. */
+  requestId?: string;
+  error?: string;
+};
 
 /**
  * `loops` parallel loops posting valid, distinct sign-ups until `until()` says stop,
@@ -81,7 +90,13 @@ export async function signUpOnce(url: string, address = "198.51.100.1", tag = "f
       signal: AbortSignal.timeout(60_000),
     });
     await response.arrayBuffer();
-    return { email, status: response.status, ms: performance.now() - started, retryAfter: response.headers.get("retry-after") };
+    return {
+      email,
+      status: response.status,
+      ms: performance.now() - started,
+      retryAfter: response.headers.get("retry-after"),
+      requestId: response.headers.get("x-request-id") ?? undefined,
+    };
   } catch (failure) {
     return { email, status: 0, ms: performance.now() - started, retryAfter: null, error: failureOf(failure) };
   }
