@@ -13,8 +13,7 @@
 import type { Instrumentation } from "next";
 import { REQUEST_ID_HEADER } from "@/lib/http";
 import { errorFields, log } from "@/lib/log";
-import { temporaryKind } from "@/lib/db/errors";
-import { metDatabaseUnavailable, noteDatabaseUnavailable } from "@/lib/db/request-scope";
+import { noteDatabaseUnavailable, temporaryKindInRequest } from "@/lib/db/request-scope";
 
 /** Next reports an error once for each component it reached (the console's layout and its page): logged once. */
 const reported = new WeakSet<object>();
@@ -26,7 +25,7 @@ export const onRequestError: Instrumentation.onRequestError = (error, request, c
   }
   const id = request.headers[REQUEST_ID_HEADER];
   const fields = { request_id: Array.isArray(id) ? id[0] : id, route: context.routePath, kind: context.routeType, ...errorFields(error) };
-  const temporary = temporaryKind(error) ?? (metDatabaseUnavailable() ? "database_unavailable" : null);
+  const temporary = temporaryKindInRequest(error);
   if (temporary) {
     noteDatabaseUnavailable();
     log.warn({ fault: temporary, ...fields }, "the database could not answer for the page just then");

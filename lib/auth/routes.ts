@@ -19,8 +19,8 @@
  *   instance. A temporary database fault is a 503 with Retry-After.
  */
 import "server-only";
-import { getDatabase, isTemporary, type Database } from "../db";
-import { metDatabaseUnavailable } from "../db/request-scope";
+import { getDatabase, type Database } from "../db";
+import { temporaryKindInRequest } from "../db/request-scope";
 import { errorAnswer, hasContentType, readBoundedText, retryLater } from "../http";
 import { errorFields, log } from "../log";
 import { recordAction } from "../audit/trail";
@@ -216,9 +216,8 @@ export function createAuthRoute({
       await afterAnswer(database(), path, answer, operator, credentialId);
       return answer;
     } catch (error) {
-      // The library wraps its database's error in one of its own ("Failed to get session"); the
-      // request's scope still knows the database was why (lib/db/request-scope.ts).
-      if (isTemporary(error) || metDatabaseUnavailable()) {
+      // The library wraps its database's error in one of its own: the request's scope still knows.
+      if (temporaryKindInRequest(error)) {
         log.warn({ fault: "database_unavailable", route: `${AUTH_BASE_PATH}${path}`, ...errorFields(error) }, "sign-in step answered 503");
         return errorAnswer(503, "temporarily_unavailable", "Signing in is not possible just now. Please try again in a few seconds.", {
           headers: retryLater(),

@@ -9,6 +9,7 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { singleton } from "../singleton";
+import { temporaryKind } from "./errors";
 
 export type RequestScope = { databaseUnavailable: boolean };
 
@@ -26,7 +27,11 @@ export function noteDatabaseUnavailable(): void {
   if (scope) scope.databaseUnavailable = true;
 }
 
-/** Whether the current request has met a database that could not answer (false outside a request). */
-export function metDatabaseUnavailable(): boolean {
-  return scopes().getStore()?.databaseUnavailable === true;
+/**
+ * The kind of temporary failure a request's error was: the error's own, or, when a library wrapped
+ * the database's error in one of its own (better-auth's "Failed to get session"), what the
+ * connection noted in the request's scope. Outside a request, the error's own only.
+ */
+export function temporaryKindInRequest(error: unknown): ReturnType<typeof temporaryKind> {
+  return temporaryKind(error) ?? (scopes().getStore()?.databaseUnavailable ? "database_unavailable" : null);
 }

@@ -327,25 +327,23 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
       throw error;
     }
   };
-  const run = async <T>(op: string, arg?: unknown): Promise<T> =>
-    noted(
-      (async () => {
-        const release = await turn();
-        try {
-          const current = await thread();
-          try {
-            return await current.send<T>(op, arg);
-          } catch (error) {
-            // libSQL leaves a statement that failed busy in progress on its connection (worker.mjs).
-            if (options.driver === "libsql" && temporaryKind(error) === "database_busy")
-              await current.send("shedConnection").catch(() => {});
-            throw error;
-          }
-        } finally {
-          release();
-        }
-      })(),
-    );
+  /** One query on the live thread, in its turn. */
+  const send = async <T>(op: string, arg?: unknown): Promise<T> => {
+    const release = await turn();
+    try {
+      const current = await thread();
+      try {
+        return await current.send<T>(op, arg);
+      } catch (error) {
+        // libSQL leaves a statement that failed busy in progress on its connection (worker.mjs).
+        if (options.driver === "libsql" && temporaryKind(error) === "database_busy") await current.send("shedConnection").catch(() => {});
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  };
+  const run = <T>(op: string, arg?: unknown): Promise<T> => noted(send<T>(op, arg));
 
   const adapter: DriverAdapter = {
     provider: "sqlite",

@@ -377,6 +377,7 @@ if (unexpected.length) failures.push(`${unexpected.length} unexpected answers, e
 for (const server of instances) if (server) keepLog(server);
 await Promise.all(instances.map((server) => server?.stop()));
 const log = logs.join("\n");
+const errorLog = errorLogs.join("\n");
 const logged500 = log.split("\n").filter((line) => line.includes('"status":500')).length;
 if (logged500) {
   // What the servers said about it: their fault lines (the request's own line has only the status),
@@ -385,13 +386,13 @@ if (logged500) {
     .split("\n")
     .filter((line) => line.includes('"fault":"unexpected"'))
     .slice(0, 3);
-  const printed = errorLogs.join("\n").trim();
+  const printed = errorLog.trim();
   failures.push(
     `${logged500} requests logged with status 500${faults500.length ? `; the server logged:\n    ${faults500.map((line) => line.slice(0, 1500)).join("\n    ")}` : ""}` +
       (printed ? `\n  and printed on standard error:\n    ${printed.slice(0, 3_000).replaceAll("\n", "\n    ")}` : ""),
   );
 }
-const thrown = [...log.split("\n"), ...errorLogs.join("\n").split("\n")].filter((line) => /uncaught|unhandled/i.test(line));
+const thrown = `${log}\n${errorLog}`.split("\n").filter((line) => /uncaught|unhandled/i.test(line));
 if (thrown.length) failures.push(`thrown in a server: ${thrown[0]!.slice(0, 300)}`);
 
 const rows = outbox();

@@ -11,7 +11,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "@/bench/support/site-server";
-import { healthOf, signUpOnce, signUpWhile, sleep, threadsOf, type Answer } from "./support";
+import { healthOf, logLines, signUpOnce, signUpWhile, sleep, threadsOf, type Answer } from "./support";
 
 const PROBE = "tests/support/fault-probe.cjs";
 
@@ -182,12 +182,7 @@ describe("a database file that cannot be opened", () => {
     // What the page threw is in the log once, under the request's id (instrumentation.ts), not only
     // on standard error as Next prints it; better-auth wraps the database's error in its own, and
     // the line still says the database was why.
-    const pageFaults = server
-      .output()
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.route === "/operator/overview" && line.fault);
+    const pageFaults = logLines(server).filter((line) => line.route === "/operator/overview" && line.fault);
     expect(pageFaults).toEqual([expect.objectContaining({ level: "warn", fault: "database_unavailable", request_id: expect.any(String) })]);
   }, 90_000);
 });
@@ -240,15 +235,9 @@ describe("another process holds the write lock for 20 s", () => {
       // be read behind a flood of 3,000 on two cores shared with the test itself: bounded loosely, so
       // a hang still fails (a rehearsal on a busy machine went past 12 s there; beside four CPU
       // burners the server's own longest was 6.8 s and the client's 13.7 s).
-      const serverMs = new Map(
-        server
-          .output()
-          .split("\n")
-          .filter((line) => line.includes('"route":"/api/waitlist"') && line.includes('"status":'))
-          .map((line) => JSON.parse(line) as { request_id: string; ms: number })
-          .map((line) => [line.request_id, line.ms]),
-      );
-      const trickleServerMs = during.map((answer) => serverMs.get(answer.requestId ?? "") ?? Infinity);
+      const answered = logLines(server).filter((line) => line.route === "/api/waitlist" && line.status !== undefined);
+      const serverMs = new Map(answered.map((line) => [line.request_id, line.ms as number]));
+      const trickleServerMs = during.map((answer) => serverMs.get(answer.requestId) ?? Infinity);
       expect(Math.max(...trickleServerMs)).toBeLessThan(12_000);
       expect(Math.max(...during.map((answer) => answer.ms))).toBeLessThan(30_000);
 
@@ -259,12 +248,9 @@ describe("another process holds the write lock for 20 s", () => {
       expect(floodMs).toBeLessThan(45_000);
       // The server's own time for each: most of the flood was turned away at once (too many in
       // flight, or too many waiting to be written), without waiting for the database.
-      const refusedAtOnce = server
-        .output()
-        .split("\n")
-        .filter((line) => line.includes('"route":"/api/waitlist"') && line.includes('"status":503'))
-        .map((line) => JSON.parse(line) as { ms: number })
-        .filter((line) => line.ms <= 50).length;
+      const refusedAtOnce = logLines(server).filter(
+        (line) => line.route === "/api/waitlist" && line.status === 503 && (line.ms as number) <= 50,
+      ).length;
       expect(refusedAtOnce).toBeGreaterThan(flood.length / 2);
       expect(peakRss - baseline).toBeLessThan(250);
       expect(server.output()).toMatch(/"fault":"overloaded"/);

@@ -13,7 +13,7 @@ import { solve } from "@/lib/waitlist/challenge";
 import { secretFileOf } from "@/lib/security/secret";
 import { entryToken } from "@/lib/waitlist/entry-link";
 import { uniqueEmail, VALID_SIGNUP } from "../fixtures/signup";
-import { sendOversizedBody } from "./support";
+import { logLines, sendOversizedBody } from "./support";
 
 const MIB = 1024 * 1024;
 
@@ -138,14 +138,8 @@ describe("the log", () => {
     const token = entryToken("faults-requests-secret-0123456789abcdefgh", crypto.randomUUID());
     expect((await fetch(`${server.url}/waitlist/entry/${token}`)).status).toBe(200); // a valid link to an entry that is gone
 
-    const logLines = () =>
-      server
-        .output()
-        .split("\n")
-        .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
-    await expect.poll(() => logLines().some((line) => line.route === "/waitlist/entry/:token" && line.status === 200)).toBe(true);
-    const lines = logLines();
+    await expect.poll(() => logLines(server).some((line) => line.route === "/waitlist/entry/:token" && line.status === 200)).toBe(true);
+    const lines = logLines(server);
     expect(lines.find((line) => line.request_id === requestId && line.msg === "request")).toMatchObject({
       method: "POST",
       route: "/api/waitlist",

@@ -108,6 +108,15 @@ function failureOf(failure: unknown): string {
   return [error.message, error.cause?.code, error.cause?.message].filter(Boolean).join(": ");
 }
 
+/** A test server's log so far, a record per JSON line (what else it wrote, such as Next's own text, left out). */
+export function logLines(server: { output(): string }): Record<string, unknown>[] {
+  return server
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 /** The number of threads of a process, from /proc. */
 export function threadsOf(pid: number): number {
   return Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
