@@ -36,6 +36,13 @@ import { noteDatabaseUnavailable } from "./request-scope";
 import { noteOutcome } from "./write-state";
 
 type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
+
+/**
+ * Opening starts a thread and loads the engine, which takes seconds on a busy machine: a short
+ * query deadline (a test's 500 ms) must not fail it. A hung disk still ends it (the site's query
+ * deadline, 15 s, is longer than this anyway).
+ */
+const MIN_OPEN_TIMEOUT_MS = 10_000;
 type DriverTransaction = Awaited<ReturnType<DriverAdapter["startTransaction"]>>;
 
 export type WorkerConnectionOptions = {
@@ -277,7 +284,8 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
     const thread = new Thread(worker, options.queryTimeoutMs, onEnd);
     try {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`not open after ${options.queryTimeoutMs} ms`)), options.queryTimeoutMs);
+        const openTimeoutMs = Math.max(options.queryTimeoutMs, MIN_OPEN_TIMEOUT_MS);
+        const timer = setTimeout(() => reject(new Error(`not open after ${openTimeoutMs} ms`)), openTimeoutMs);
         worker.once("message", (message: { ready?: boolean; error?: Failure }) => {
           clearTimeout(timer);
           if (message.ready) resolve();
