@@ -20,6 +20,7 @@ import { forgetSingleton, singleton } from "../singleton";
 import { within } from "../time";
 import { sqliteFileInWorker, type WorkerConnectionOptions } from "./worker-connection";
 import { temporaryKind } from "./errors";
+import { forgetIfRecovered } from "./request-scope";
 
 export { Prisma } from "../generated/prisma/client";
 export { DatabaseUnavailable, isTemporary, temporaryKind } from "./errors";
@@ -196,6 +197,10 @@ const sqliteWaitsWhenBusy = new WeakMap<Database, boolean>();
  * "busy" is tried again, and a busy better-sqlite3 already waited out is thrown, never waited twice.
  */
 export async function whileBusy<T>(database: Database, write: (database: Database) => Promise<T>, waitMs = BUSY_TIMEOUT_MS): Promise<T> {
+  return forgetIfRecovered(() => tryWhileBusy(database, write, waitMs));
+}
+
+async function tryWhileBusy<T>(database: Database, write: (database: Database) => Promise<T>, waitMs: number): Promise<T> {
   const giveUpAt = Date.now() + waitMs;
   for (let attempt = 1; ; attempt += 1) {
     const attemptStarted = Date.now();

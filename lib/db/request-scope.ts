@@ -28,6 +28,21 @@ export function noteDatabaseUnavailable(): void {
 }
 
 /**
+ * Runs a write that is tried again while busy (whileBusy in ./index.ts) and, when it went through
+ * in the end, forgets the failures its earlier tries noted: the request did not fail for them, so a
+ * bug it meets afterwards is still a 500 and an `unexpected` line, not a 503. A failure noted by a
+ * query running beside it in the same request is forgotten with them; a request that awaits two
+ * writes at once and fails in one is rare enough to answer 500 instead of 503.
+ */
+export async function forgetIfRecovered<T>(write: () => Promise<T>): Promise<T> {
+  const scope = scopes().getStore();
+  const notedBefore = scope?.databaseUnavailable ?? false;
+  const result = await write();
+  if (scope) scope.databaseUnavailable = notedBefore;
+  return result;
+}
+
+/**
  * The kind of temporary failure a request's error was: the error's own, or, when a library wrapped
  * the database's error in one of its own (better-auth's "Failed to get session"), what the
  * connection noted in the request's scope. Outside a request, the error's own only.
