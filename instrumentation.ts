@@ -1,33 +1,20 @@
 /**
- * Next's hook for an error a page, a server action or a route handler did not catch. Next
- * prints such an error to standard error as text and answers 500; this puts it in the site's
- * log as a line an operator finds with the others (`select(.fault)`; docs/operations.md), under
- * the request's id and route.
+ * Next's hooks for the server: what a page, a server action or a route handler did not catch
+ * goes to the site's log (lib/site/request-errors.ts).
  *
- * A page that failed because the database could not answer just then is answered 503 by the
- * front door (lib/db/request-scope.ts), and logged here as that fault, at warn: a library may
- * have wrapped the database's error in one of its own (better-auth's "Failed to get session"),
- * so the request's scope decides, not only the error. An error seen by the connection only
- * here is noted in the scope too, so it gets the 503 as well.
+ * Next builds this file for the Edge runtime as well as for Node, though the site has no Edge
+ * route. The log is Node's (pino, process streams), so it is loaded in `register`, which Next
+ * awaits once per runtime before the first request, and only in Node: the Edge build then
+ * carries none of it (a static import made `npm run build` print seven warnings about Node
+ * APIs), and the hook itself stays synchronous, so an error is noted in the request's scope
+ * before the front door sees the 500.
  */
 import type { Instrumentation } from "next";
-import { REQUEST_ID_HEADER } from "@/lib/http";
-import { errorFields, log } from "@/lib/log";
-import { noteDatabaseUnavailable, temporaryKindInRequest } from "@/lib/db/request-scope";
 
-/** Next reports an error once for each component it reached (the console's layout and its page): logged once. */
-const reported = new WeakSet<object>();
+let logRequestError: Instrumentation.onRequestError | undefined;
 
-export const onRequestError: Instrumentation.onRequestError = (error, request, context) => {
-  if (typeof error === "object" && error !== null) {
-    if (reported.has(error)) return;
-    reported.add(error);
-  }
-  const id = request.headers[REQUEST_ID_HEADER];
-  const fields = { request_id: Array.isArray(id) ? id[0] : id, route: context.routePath, kind: context.routeType, ...errorFields(error) };
-  const temporary = temporaryKindInRequest(error);
-  if (temporary) {
-    noteDatabaseUnavailable();
-    log.warn({ fault: temporary, ...fields }, "the database could not answer for the page just then");
-  } else log.error({ fault: "unexpected", ...fields }, "a page or handler failed");
-};
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME === "nodejs") ({ logRequestError } = await import("@/lib/site/request-errors"));
+}
+
+export const onRequestError: Instrumentation.onRequestError = (...args) => logRequestError?.(...args);

@@ -35,7 +35,7 @@ const openNoDatabase = [
   "tests/email-suggestion.test.ts",
   "tests/front-door.test.ts",
   "tests/group-commit.test.ts",
-  "tests/instrumentation.test.ts",
+  "tests/request-errors.test.ts",
   "tests/security.test.ts",
   "tests/server-only-boundary.test.ts",
   "tests/thread-time.test.ts",

@@ -179,7 +179,7 @@ describe("a database file that cannot be opened", () => {
     expect(server.output()).not.toMatch(/"status":500/);
     // Nothing of it is logged as a bug: the library's wrapped errors included.
     expect(server.output()).not.toMatch(/"fault":"unexpected"/);
-    // What the page threw is in the log once, under the request's id (instrumentation.ts), not only
+    // What the page threw is in the log once, under the request's id (lib/site/request-errors.ts), not only
     // on standard error as Next prints it; better-auth wraps the database's error in its own, and
     // the line still says the database was why.
     const pageFaults = logLines(server).filter((line) => line.route === "/operator/overview" && line.fault);

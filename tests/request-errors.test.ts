@@ -1,10 +1,12 @@
 /**
- * What a page, a server action or a route handler threw reaches the site's log (instrumentation.ts):
- * a bug as an unexpected fault, at error; a database that could not answer as that, at warn, even
- * when a library wrapped the database's error in its own; each error once.
+ * What a page, a server action or a route handler threw reaches the site's log
+ * (lib/site/request-errors.ts, Next's onRequestError by way of instrumentation.ts): a bug as an
+ * unexpected fault, at error; a database that could not answer as that, at warn, even when a
+ * library wrapped the database's error in its own; each error once. That the hook is wired on a
+ * real server: tests/faults/database.test.ts ("a database file that cannot be opened").
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { onRequestError } from "@/instrumentation";
+import { logRequestError } from "@/lib/site/request-errors";
 import { DatabaseUnavailable } from "@/lib/db/errors";
 import { noteDatabaseUnavailable, withinRequestScope, type RequestScope } from "@/lib/db/request-scope";
 import { captureLog } from "@/lib/log";
@@ -25,8 +27,8 @@ afterEach(() => captured.stop());
 describe("an error a page threw", () => {
   it("is logged as unexpected, at error, with the request's id and route, once however many components it reached", async () => {
     const bug = new TypeError("Cannot read properties of undefined (reading 'signups')");
-    await onRequestError(bug, request, context);
-    await onRequestError(bug, request, context);
+    await logRequestError(bug, request, context);
+    await logRequestError(bug, request, context);
     expect(captured.lines).toEqual([
       expect.objectContaining({
         level: "error",
@@ -41,7 +43,7 @@ describe("an error a page threw", () => {
 
   it("that says the database could not answer is logged as that, at warn, and the request's scope is told (the front door answers 503)", async () => {
     const scope: RequestScope = { databaseUnavailable: false };
-    await withinRequestScope(scope, () => onRequestError(new DatabaseUnavailable("no turn", "database_query_deadline"), request, context));
+    await withinRequestScope(scope, () => logRequestError(new DatabaseUnavailable("no turn", "database_query_deadline"), request, context));
     expect(scope.databaseUnavailable).toBe(true);
     expect(captured.lines).toEqual([expect.objectContaining({ level: "warn", fault: "database_query_deadline", request_id: "req-1" })]);
   });
@@ -50,7 +52,7 @@ describe("an error a page threw", () => {
     const scope: RequestScope = { databaseUnavailable: false };
     await withinRequestScope(scope, async () => {
       noteDatabaseUnavailable();
-      await onRequestError(new Error("Failed to get session"), request, context);
+      await logRequestError(new Error("Failed to get session"), request, context);
     });
     expect(captured.lines).toEqual([
       expect.objectContaining({ level: "warn", fault: "database_unavailable", route: "/operator/overview" }),
