@@ -21,10 +21,10 @@ import {
 } from "@/lib/outbox/worker";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
-import { setUpTestDatabase } from "./support/database";
+import { holdWriteLock, setUpTestDatabase } from "./support/database";
 import { validSignup } from "./support/requests";
 
-const { url: databaseUrl } = setUpTestDatabase();
+const { url: databaseUrl, file: databaseFile } = setUpTestDatabase();
 
 const MINUTE = 60_000;
 /** The tests' clock: a minute's start, so rows written "now" fall in one counted minute. */
@@ -238,6 +238,28 @@ describe("the delivered history", () => {
     expect(await database.outboxMessage.count({ where: { id: { in: old } } })).toBe(0);
     expect(await database.outboxMessage.count()).toBe(10);
     expect((await database.outboxSentMinute.findMany({ where: { kind: "email" } })).map((row) => row.sent)).toEqual([4]);
+  });
+
+  it("waits out another process's lock between tries, with the site's connection free meanwhile", async () => {
+    const ids = await owing(3, "webhook");
+    const database = getDatabase();
+    await database.$executeRaw`UPDATE outbox SET status = 'delivered', delivered_at = ${new Date(T0 - 8 * 24 * 60 * MINUTE)} WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+    const lock = await holdWriteLock(databaseFile);
+    let pruned: Promise<number>;
+    let readWhileLocked: boolean;
+    try {
+      pruned = worker({ webhook: channel().send }, { now: () => T0 }).prune();
+      await sleep(100);
+      // A read right behind the prune answers while the lock is still held. A prune that waited in
+      // SQLite's busy handler (better-sqlite3's 3 s) would hold the one connection, and the read, until
+      // the lock went; the guard lets the lock go after 2.5 s so that the test ends either way.
+      readWhileLocked = await Promise.race([database.$queryRaw`SELECT 1`.then(() => true), sleep(2_500).then(() => false)]);
+    } finally {
+      await lock.release();
+    }
+    expect(readWhileLocked).toBe(true);
+    expect(await pruned).toBe(3);
+    expect(await database.outboxMessage.count()).toBe(0);
   });
 });
 

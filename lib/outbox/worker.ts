@@ -548,15 +548,24 @@ export class DeliveryWorker {
   /**
    * Deletes a batch of delivered rows older than a week (PRUNE_BATCH, oldest first) and the caps'
    * minutes older than two hours; returns how many rows it deleted. Each pass runs it now and then.
+   * Written as the worker's own writes are (OWN_WRITE): a prune lost to a power cut is made again
+   * at the next one, and another process's lock is waited out between tries, not in SQLite with
+   * the site's connection held (at a million rows a synced prune held it 22-29 ms, 3 ms of it CPU).
    */
   async prune(): Promise<number> {
     const now = this.now();
-    const database = this.database();
-    const deleted = await database.$executeRaw`
-      DELETE FROM outbox WHERE id IN (
-        SELECT id FROM outbox WHERE status = 'delivered' AND delivered_at < ${new Date(now - KEEP_DELIVERED_MS)}
-        ORDER BY delivered_at LIMIT ${PRUNE_BATCH})`;
-    await database.$executeRaw`DELETE FROM outbox_sent_minutes WHERE minute < ${Math.floor(now / MINUTE_MS) - 2 * CAP_WINDOW_MINUTES}`;
+    const deleted = await whileBusy(
+      this.database(),
+      (database) => database.$executeRaw`${OWN_WRITE}
+        DELETE FROM outbox WHERE id IN (
+          SELECT id FROM outbox WHERE status = 'delivered' AND delivered_at < ${new Date(now - KEEP_DELIVERED_MS)}
+          ORDER BY delivered_at LIMIT ${PRUNE_BATCH})`,
+    );
+    await whileBusy(
+      this.database(),
+      (database) => database.$executeRaw`${OWN_WRITE}
+        DELETE FROM outbox_sent_minutes WHERE minute < ${Math.floor(now / MINUTE_MS) - 2 * CAP_WINDOW_MINUTES}`,
+    );
     return deleted;
   }
 }
