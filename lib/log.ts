@@ -73,16 +73,39 @@ const site = singleton<SiteLog>("log", () => {
 
 export const log: Logger = site.logger;
 
-/** The error's kind and where it happened, for a log line; callers make sure no visitor value is in its message. */
+/**
+ * Prisma's validation error (a bug of ours: a missing field, a wrong type) prints the call's
+ * arguments with their values, an address or a name among them, in every error format (Prisma 7,
+ * NODE_ENV=production or errorFormat "minimal" alike). Of its message, the log keeps the first line,
+ * which names the call, and the last paragraph, which says what was wrong; of its stack, the frames.
+ */
+function withoutQueryArguments(error: Error): { message: string; stack?: string } {
+  if (error.name !== "PrismaClientValidationError") return { message: error.message, stack: error.stack };
+  const text = error.message.trim();
+  const call = text.split("\n", 1)[0]!.replace(/ in$/, "");
+  const paragraphs = text.split("\n\n");
+  const why = paragraphs.length > 1 ? paragraphs.at(-1)!.trim() : "";
+  const frames = error.stack?.split("\n").filter((line) => /^\s+at /.test(line));
+  return {
+    message: why ? `${call} ${why}` : call,
+    stack: frames?.length ? [`${error.name}: (its arguments left out)`, ...frames].join("\n") : undefined,
+  };
+}
+
+/**
+ * The error's kind and where it happened, for a log line. Callers make sure no visitor value is
+ * in their own errors' messages; Prisma's validation error is cut to what carries none.
+ */
 export function errorFields(error: unknown): { error: { type: string; message: string; code?: string; stack?: string } } {
   if (!(error instanceof Error)) return { error: { type: typeof error, message: String(error) } };
   const code = (error as { code?: unknown }).code;
+  const { message, stack } = withoutQueryArguments(error);
   return {
     error: {
       type: error.name,
-      message: error.message,
+      message,
       ...(typeof code === "string" ? { code } : {}),
-      ...(error.stack ? { stack: error.stack } : {}),
+      ...(stack ? { stack } : {}),
     },
   };
 }
