@@ -5,7 +5,7 @@
  * (lib/db/worker.mjs repairs it), so no process could write again.
  */
 import { describe, expect, it } from "vitest";
-import { getDatabase, Prisma, temporaryKind, whileBusy } from "@/lib/db";
+import { getDatabase, Prisma, temporaryKind } from "@/lib/db";
 import { withinRequestScope, type RequestScope } from "@/lib/db/request-scope";
 import { holdWriteLock, setUpTestDatabase } from "./support/database";
 
@@ -82,45 +82,4 @@ describe("a transaction that cannot begin", () => {
     // An expired transaction may have run part of its work before it was rolled back: not called temporary here.
     expect(temporaryKind(failure("Transaction API error: A commit cannot be executed on an expired transaction."))).toBeNull();
   });
-});
-
-describe("a write tried again while another connection holds the lock (whileBusy)", () => {
-  it("that went through in the end leaves the request's scope as it was, so a bug after it is still a 500", async () => {
-    const lock = await holdWriteLock(file);
-    // libSQL's engine fails the first tries at once and whileBusy tries again; better-sqlite3 waits
-    // in SQLite. Either way the write goes through once the lock is let go, well within the window.
-    const released = new Promise((resolve) => setTimeout(resolve, 300)).then(() => lock.release());
-    const scope: RequestScope = { databaseUnavailable: false };
-    let tries = 0;
-    await withinRequestScope(scope, () =>
-      whileBusy(getDatabase(), async () => {
-        tries += 1;
-        return countOne(`recovered-${tries}`);
-      }),
-    );
-    await released;
-    expect(await getDatabase().rateLimitWindow.count()).toBe(1);
-    expect(scope.databaseUnavailable).toBe(false);
-
-    // What the request had met before the write stays noted.
-    const earlier: RequestScope = { databaseUnavailable: true };
-    await withinRequestScope(earlier, () => whileBusy(getDatabase(), () => countOne("after")));
-    expect(earlier.databaseUnavailable).toBe(true);
-  }, 15_000);
-
-  it("that never got the lock in its window is busy and noted in the request's scope", async () => {
-    const lock = await holdWriteLock(file);
-    const scope: RequestScope = { databaseUnavailable: false };
-    let failure: unknown;
-    try {
-      await withinRequestScope(scope, () => whileBusy(getDatabase(), () => countOne("never"), 1_000));
-    } catch (error) {
-      failure = error;
-    } finally {
-      await lock.release();
-    }
-    expect(temporaryKind(failure)).toBe("database_busy");
-    expect(scope.databaseUnavailable).toBe(true);
-    expect(await getDatabase().rateLimitWindow.count()).toBe(0);
-  }, 15_000);
 });
