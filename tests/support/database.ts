@@ -33,26 +33,32 @@ export function setUpTestDatabase(): { file: string; url: string } {
   process.env.DATABASE_URL = url;
 
   beforeEach(async () => {
-    const database = getDatabase();
-    await database.$transaction([
-      database.outboxMessage.deleteMany(),
-      database.outboxSentMinute.deleteMany(),
-      database.followUpEvent.deleteMany(),
-      database.emailTemplate.deleteMany(),
-      database.waitlistEntry.deleteMany(),
-      database.rateLimitWindow.deleteMany(),
-      database.confirmationRecipient.deleteMany(),
-      database.waitlistRemoval.deleteMany(),
-      database.spentChallenge.deleteMany(),
-      database.emailRefusal.deleteMany(),
-      database.operator.deleteMany(),
-      database.operatorAction.deleteMany(),
-      database.trafficDay.deleteMany(),
-      database.vitalDay.deleteMany(),
-      database.visitSalt.deleteMany(),
-      database.visitMark.deleteMany(),
-      database.visitAddress.deleteMany(),
-    ]);
+    // One transaction, so a test never starts on half-emptied tables. Prisma's default deadline of 5 s
+    // is too short for a fixture: after a test that stored 100,000 sign-ups (operator-cli's export),
+    // deleting them and their search index took 5.7 s on libSQL with other stages on the same two
+    // cores, and the transaction expired (CI, 2026-11-28).
+    await getDatabase().$transaction(
+      async (transaction) => {
+        await transaction.outboxMessage.deleteMany();
+        await transaction.outboxSentMinute.deleteMany();
+        await transaction.followUpEvent.deleteMany();
+        await transaction.emailTemplate.deleteMany();
+        await transaction.waitlistEntry.deleteMany();
+        await transaction.rateLimitWindow.deleteMany();
+        await transaction.confirmationRecipient.deleteMany();
+        await transaction.waitlistRemoval.deleteMany();
+        await transaction.spentChallenge.deleteMany();
+        await transaction.emailRefusal.deleteMany();
+        await transaction.operator.deleteMany();
+        await transaction.operatorAction.deleteMany();
+        await transaction.trafficDay.deleteMany();
+        await transaction.vitalDay.deleteMany();
+        await transaction.visitSalt.deleteMany();
+        await transaction.visitMark.deleteMany();
+        await transaction.visitAddress.deleteMany();
+      },
+      { maxWait: 60_000, timeout: 60_000 },
+    );
   });
   afterAll(() => closeDatabase());
   return { file, url };
