@@ -1,15 +1,16 @@
 /**
  * The embedded file's connection thread (lib/db/worker-connection.ts) when it
- * fails: it dies (an uncaught error, an exit), it hangs, or the file cannot be
- * opened. The real thread runs the real adapter on a real SQLite file, with the
- * fault probe (tests/support/fault-probe.cjs) loaded into it to break it on
- * order. The thread's keeping is the same for both drivers (libSQL's engine runs in it too); these
- * tests run it with better-sqlite3, in that project only.
+ * fails: it dies (an uncaught error, an exit), it hangs, the file cannot be
+ * opened, or its checkpoint thread cannot start. The real thread runs the real
+ * adapter on a real SQLite file, with the fault probe (tests/support/fault-probe.cjs)
+ * loaded into it to break it on order. The thread's keeping is the same for both
+ * drivers (libSQL's engine runs in it too); these tests run it with better-sqlite3,
+ * in that project only.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, describe, expect, inject, it, vi } from "vitest";
 import { createDatabase, DatabaseUnavailable, temporaryKind, type Database } from "@/lib/db";
 import { captureLog } from "@/lib/log";
 import { threadsOf } from "./faults/support";
@@ -105,6 +106,29 @@ describe("the database thread", () => {
     ]);
     expect(elapsed).toBeLessThan(1_500);
     expect(await count(db)).toBe(0);
+  });
+});
+
+describe("the checkpoint thread", () => {
+  it("that cannot start: logged with its error and stack, and the connection goes on answering", async () => {
+    const file = migratedCopy();
+    captured = captureLog();
+    // The thread's script is found from the working directory; in this one there is none.
+    const cwd = vi.spyOn(process, "cwd").mockReturnValue(directory);
+    try {
+      database = createDatabase({ driver: "better-sqlite3", file }, { script: PROBE_SCRIPT, checkpointEveryMs: 50 });
+      expect(await count(database)).toBe(0);
+      await expect
+        .poll(() => captured!.lines.find((line) => String(line.msg).startsWith("the checkpoint thread failed")))
+        .toMatchObject({
+          level: "error",
+          fault: "database_unavailable",
+          error: { type: "Error", code: "MODULE_NOT_FOUND", stack: expect.stringContaining("checkpointer.mjs") },
+        });
+    } finally {
+      cwd.mockRestore();
+    }
+    expect(await count(database)).toBe(0);
   });
 });
 

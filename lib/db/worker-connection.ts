@@ -29,7 +29,7 @@ import "server-only";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
-import { log } from "../log";
+import { errorFields, log } from "../log";
 import { DatabaseUnavailable, temporaryKind } from "./errors";
 import { Lock } from "./lock";
 import { noteDatabaseUnavailable } from "./request-scope";
@@ -237,7 +237,7 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
     checkpointer.unref();
     checkpointer.on("error", (error) =>
       log.error(
-        { fault: "database_unavailable", error: { type: error.name, message: error.message } },
+        { fault: "database_unavailable", ...errorFields(error) },
         "the checkpoint thread failed; SQLite checkpoints in commits again",
       ),
     );
