@@ -111,10 +111,10 @@ function documentBlocking(url: string, tasks: LongTask[], fcp: number, tti: numb
 
 /**
  * Whether the load Lighthouse recorded (unthrottled, on loopback) painted for the first time only
- * after it had finished loading. Headless Chromium now and then holds a page's first frame back by
- * about a second, with the main thread idle (Lighthouse issue 17148: viz stops sending the page
- * BeginFrames): here 5 of 8 loads of `/`, in no load of hello-world, which paints before its scripts
- * run. Lantern then counts everything that finished before that late paint as needed for it, and
+ * after it had finished loading. Chromium now and then holds the first frame of a new tab's page back
+ * by about a second, with the main thread idle (Lighthouse issue 17148: viz stops sending the page
+ * BeginFrames; here headless and headed alike): 5 of 8 loads of `/`, no load of hello-world, which
+ * paints before its scripts run. Lantern then counts everything that finished before that late paint as needed for it, and
  * the run's simulated LCP and TBT grow by half or more (docs/performance.md, 2026-11-28). On
  * loopback every one of our pages paints before its load event unless held back this way.
  */
