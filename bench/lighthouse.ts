@@ -30,7 +30,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import { CHROMIUM_FLAGS, chromiumPath } from "../e2e/support/browser";
-import { buildHelloWorld, ensureBuild, freshDatabase, startHelloWorld, startSiteServer } from "./support/site-server";
+import { benchedPages, buildHelloWorld, ensureBuild, freshDatabase, startHelloWorld, startSiteServer } from "./support/site-server";
 
 // The same Chromium and flags as the end-to-end tests; CHROME_PATH (Lighthouse's own name) also works.
 const CHROME_PATH = process.env.CHROME_PATH ?? chromiumPath() ?? "/usr/bin/chromium";
@@ -191,14 +191,9 @@ const site = await startSiteServer({ port: 3245, databaseFile: freshDatabase("be
 const hello = await startHelloWorld(3246);
 const onlyPages = process.env.LIGHTHOUSE_PAGES?.split(",");
 const PRESETS = (process.env.LIGHTHOUSE_PRESETS?.split(",") ?? ["mobile", "desktop"]) as Preset[];
-const targets = [
-  { name: "hello-world", url: `${hello.url}/` },
-  { name: "/", url: `${site.url}/` },
-  { name: "/about", url: `${site.url}/about` },
-  { name: "/careers", url: `${site.url}/careers` },
-  // Rendered per request (its own security question), unlike the three prerendered pages.
-  { name: "/join", url: `${site.url}/join` },
-].filter((target) => target.name === "hello-world" || !onlyPages || onlyPages.includes(target.name));
+const targets = benchedPages(site.url, hello.url).filter(
+  (target) => target.name === "hello-world" || !onlyPages || onlyPages.includes(target.name),
+);
 const resultsDir = path.join("bench", "results", `lighthouse-${new Date().toISOString().replace(/[:.]/g, "-")}`);
 mkdirSync(resultsDir, { recursive: true });
 const samples = new Map<string, Sample[]>();

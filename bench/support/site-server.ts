@@ -37,6 +37,18 @@ export type SiteServer = {
 };
 
 /** A fresh, migrated database file under .tmp/<name>/. */
+/** The pages the page benchmarks load (bench:pages, bench:first-paint), hello-world, the framework's floor, first. */
+export function benchedPages(siteUrl: string, helloUrl: string): { name: string; url: string }[] {
+  return [
+    { name: "hello-world", url: `${helloUrl}/` },
+    { name: "/", url: `${siteUrl}/` },
+    { name: "/about", url: `${siteUrl}/about` },
+    { name: "/careers", url: `${siteUrl}/careers` },
+    // Rendered per request (its own security question), unlike the three prerendered pages.
+    { name: "/join", url: `${siteUrl}/join` },
+  ];
+}
+
 export function freshDatabase(name: string): string {
   const dir = path.resolve(".tmp", name);
   rmSync(dir, { recursive: true, force: true });
