@@ -285,7 +285,9 @@ for (const preset of PRESETS) {
     const helloHeld = helloRuns.filter((run) => run.stalled).length;
     console.log(
       `${"".padEnd(13)}first paint held back past load in ${held} of ${runs.length} runs (hello-world: ${helloHeld}); ` +
-        `the ${unheld.pairs} pairs with neither held: TBT ${unheld.tbtRatio.toFixed(2)} x, performance ${unheld.performanceDifference.toFixed(2)}`,
+        (unheld.pairs
+          ? `the ${unheld.pairs} pairs with neither held: TBT ${unheld.tbtRatio.toFixed(2)} x, performance ${unheld.performanceDifference.toFixed(2)}`
+          : "no pair with neither held"),
     );
   }
   for (const target of targets.slice(1)) {
