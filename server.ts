@@ -121,7 +121,13 @@ try {
   process.exit(1);
 }
 
-server.listen(port, hostname, () => {
+// A launch spike opens thousands of connections at once. Node's default queue of 511 unaccepted
+// connections overflowed under the fault tests' flood of 3,000 (the kernel's ListenOverflows grew by
+// 12,000 in one run), and with SYN cookies on, some of those clients were reset (ECONNRESET) instead
+// of answered: no 503, no Retry-After. The kernel caps this at net.core.somaxconn (4096 here).
+const LISTEN_BACKLOG = 4096;
+
+server.listen({ port, host: hostname, backlog: LISTEN_BACKLOG }, () => {
   log.info(
     `FieldCrew ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}` +
       (dev ? "" : ` (${policies.pageCount} prerendered pages with script hashes)`),
