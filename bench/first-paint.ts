@@ -16,15 +16,10 @@
 import * as chromeLauncher from "chrome-launcher";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_FLAGS, chromiumPath } from "../e2e/support/browser";
+import { median } from "./support/median";
 import { benchedPages, buildHelloWorld, ensureBuild, freshDatabase, startHelloWorld, startSiteServer } from "./support/site-server";
 
 const LOADS = Number(process.env.FIRST_PAINT_LOADS ?? 20);
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 const started = performance.now();
 ensureBuild(true);
@@ -50,7 +45,7 @@ try {
       });
       const page = await context.newPage();
       await page.goto(target.url, { waitUntil: "load" });
-      // A held-back paint comes 1-2 s after navigation; wait until it must have come.
+      // A held-back paint comes 1-2 s after navigation, after the load event: wait for it.
       await page.waitForFunction(() => performance.getEntriesByName("first-paint").length > 0, undefined, { timeout: 10_000 });
       loads.get(target.name)!.push(
         await page.evaluate(() => ({

@@ -30,6 +30,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import { CHROMIUM_FLAGS, chromiumPath } from "../e2e/support/browser";
+import { median } from "./support/median";
 import { benchedPages, buildHelloWorld, ensureBuild, freshDatabase, startHelloWorld, startSiteServer } from "./support/site-server";
 
 // The same Chromium and flags as the end-to-end tests; CHROME_PATH (Lighthouse's own name) also works.
@@ -77,13 +78,6 @@ type Sample = Record<(typeof CATEGORIES)[number], number> &
   };
 const CPU_SLOWDOWN = process.env.LIGHTHOUSE_CPU_SLOWDOWN ? Number(process.env.LIGHTHOUSE_CPU_SLOWDOWN) : undefined;
 
-/** The median of the values that were measured (the category scores other than performance are only measured once). */
-const median = (values: number[]) => {
-  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 /** The one browser every run uses, launched again if it has gone. */
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 async function browser(): Promise<chromeLauncher.LaunchedChrome> {
@@ -111,12 +105,13 @@ function documentBlocking(url: string, tasks: LongTask[], fcp: number, tti: numb
 
 /**
  * Whether the load Lighthouse recorded (unthrottled, on loopback) painted for the first time only
- * after it had finished loading. Chromium now and then holds the first frame of a new tab's page back
- * by about a second, with the main thread idle (Lighthouse issue 17148: viz stops sending the page
- * BeginFrames; here headless and headed alike): 5 of 8 loads of `/`, no load of hello-world, which
- * paints before its scripts run. Lantern then counts everything that finished before that late paint as needed for it, and
- * the run's simulated LCP and TBT grow by half or more (docs/performance.md, 2026-11-28). On
- * loopback every one of our pages paints before its load event unless held back this way.
+ * after it had finished loading. Chromium now and then holds the first frame of a new tab's page
+ * back by about a second, with the main thread idle (Lighthouse issue 17148: viz stops sending the
+ * page BeginFrames; here headless and headed alike): 5 of 8 loads of `/`, no load of hello-world,
+ * which paints before its scripts run. Lantern then counts everything that finished before that
+ * late paint as needed for it, and the run's simulated LCP and TBT grow by half or more
+ * (docs/performance.md, 2026-11-28). On loopback every one of our pages paints before its load
+ * event unless held back this way. bench:first-paint measures the stall itself.
  */
 function stalledPaint(details: unknown): boolean {
   const observed = (details as { items?: { observedFirstPaint?: number; observedLoad?: number }[] } | undefined)?.items?.[0];
@@ -257,24 +252,26 @@ for (const preset of PRESETS) {
   >();
   for (const target of targets.slice(1)) {
     const runs = samples.get(`${preset} ${target.name}`)!;
-    const paired = (of: (run: Sample, hello: Sample) => number) => {
-      const values = runs.map((run, i) => of(run, helloRuns[i]!));
+    // Each run with the hello-world run beside it; and the pairs in which neither load's first paint
+    // was held back (stalledPaint).
+    const pairs = runs.map((run, i) => ({ run, hello: helloRuns[i]! }));
+    const unheldPairs = pairs.filter((pair) => !pair.run.stalled && !pair.hello.stalled);
+    const tbtRatio = ({ run, hello }: { run: Sample; hello: Sample }) => run.TBT / Math.max(hello.TBT, 1);
+    const performanceDifference = ({ run, hello }: { run: Sample; hello: Sample }) => run.performance - hello.performance;
+    const paired = (of: (pair: { run: Sample; hello: Sample }) => number) => {
+      const values = pairs.map(of);
       const middle = median(values);
       return {
         median: middle,
         text: `${middle.toFixed(2)} (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)})`.padEnd(22),
       };
     };
-    const tbt = paired((run, hello) => run.TBT / Math.max(hello.TBT, 1));
-    const performance = paired((run, hello) => run.performance - hello.performance);
-    // The same figures over the pairs in which neither load's first paint was held back (stalledPaint).
-    const clean = runs.flatMap((run, i) => (run.stalled || helloRuns[i]!.stalled ? [] : [{ run, hello: helloRuns[i]! }]));
-    const cleanMedian = (of: (run: Sample, hello: Sample) => number) =>
-      clean.length ? median(clean.map((pair) => of(pair.run, pair.hello))) : NaN;
+    const tbt = paired(tbtRatio);
+    const performance = paired(performanceDifference);
     const unheld = {
-      pairs: clean.length,
-      tbtRatio: cleanMedian((run, hello) => run.TBT / Math.max(hello.TBT, 1)),
-      performanceDifference: cleanMedian((run, hello) => run.performance - hello.performance),
+      pairs: unheldPairs.length,
+      tbtRatio: median(unheldPairs.map(tbtRatio)),
+      performanceDifference: median(unheldPairs.map(performanceDifference)),
     };
     perRun.set(target.name, { tbtRatio: tbt.median, performanceDifference: performance.median, unheld });
     console.log(
@@ -287,7 +284,7 @@ for (const preset of PRESETS) {
       `${"".padEnd(13)}first paint held back past load in ${held} of ${runs.length} runs (hello-world: ${helloHeld}); ` +
         (unheld.pairs
           ? `the ${unheld.pairs} pairs with neither held: TBT ${unheld.tbtRatio.toFixed(2)} x, performance ${unheld.performanceDifference.toFixed(2)}`
-          : "no pair with neither held"),
+          : "no pair with neither held back"),
     );
   }
   for (const target of targets.slice(1)) {
@@ -316,10 +313,10 @@ for (const preset of PRESETS) {
     };
     for (const target of targets.slice(1)) {
       const figures = perRun.get(target.name)!;
-      const unheld = figures.unheld.pairs ? verdict(figures.unheld) : "no such pair";
-      console.log(
-        `  ${target.name}: all runs ${verdict(figures)}; the ${figures.unheld.pairs} pairs with no first paint held back: ${unheld}`,
-      );
+      const unheld = figures.unheld.pairs
+        ? `the ${figures.unheld.pairs} pairs with neither held back: ${verdict(figures.unheld)}`
+        : "no pair with neither held back";
+      console.log(`  ${target.name}: all runs ${verdict(figures)}; ${unheld}`);
     }
   }
 }

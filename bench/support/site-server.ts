@@ -36,7 +36,6 @@ export type SiteServer = {
   stop(): Promise<void>;
 };
 
-/** A fresh, migrated database file under .tmp/<name>/. */
 /** The pages the page benchmarks load (bench:pages, bench:first-paint), hello-world, the framework's floor, first. */
 export function benchedPages(siteUrl: string, helloUrl: string): { name: string; url: string }[] {
   return [
@@ -49,6 +48,7 @@ export function benchedPages(siteUrl: string, helloUrl: string): { name: string;
   ];
 }
 
+/** A fresh, migrated database file under .tmp/<name>/. */
 export function freshDatabase(name: string): string {
   const dir = path.resolve(".tmp", name);
   rmSync(dir, { recursive: true, force: true });
