@@ -22,6 +22,9 @@
  *                              for a quick look: LIGHTHOUSE_PRESETS=mobile LIGHTHOUSE_PAGES=/,/about
  *                              LIGHTHOUSE_CPU_SLOWDOWN=N: the mobile preset's CPU slowdown (4 by
  *                              default), to play a slower phone or machine
+ *                              LIGHTHOUSE_AGAINST=URL: another build of the site, already running
+ *                              (a clone at another commit: PORT=3300 npm start), measured in the
+ *                              same rounds, page by page, beside this one (see AGAINST)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { throttling } from "lighthouse/core/config/constants.js";
@@ -77,6 +80,13 @@ type Sample = Record<(typeof CATEGORIES)[number], number> &
     stalled: number;
   };
 const CPU_SLOWDOWN = process.env.LIGHTHOUSE_CPU_SLOWDOWN ? Number(process.env.LIGHTHOUSE_CPU_SLOWDOWN) : undefined;
+/**
+ * The base URL of another build to compare this one with. Each page's ratio to hello-world moves
+ * by more between two hours than a change moves it (docs/performance.md, 2026-11-28, evening), so
+ * two builds are only compared in the same rounds: each page here and there one after the other,
+ * taking turns at going first, and judged round by round.
+ */
+const AGAINST = process.env.LIGHTHOUSE_AGAINST?.replace(/\/+$/, "");
 
 /** The one browser every run uses, launched again if it has gone. */
 let chrome: chromeLauncher.LaunchedChrome | undefined;
@@ -118,6 +128,15 @@ function stalledPaint(details: unknown): boolean {
   return (
     observed?.observedFirstPaint !== undefined && observed.observedLoad !== undefined && observed.observedFirstPaint > observed.observedLoad
   );
+}
+
+/** The median of `values`, and a column of the tables that prints it with their range. */
+function medianWithRange(values: number[]): { median: number; text: string } {
+  const middle = median(values);
+  return {
+    median: middle,
+    text: `${middle.toFixed(2)} (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)})`.padEnd(22),
+  };
 }
 
 /**
@@ -180,15 +199,30 @@ async function auditWithRetry(url: string, preset: Preset, reportFile: string, a
 }
 
 const started = performance.now();
+if (AGAINST) {
+  // Before the builds: a typo in the URL should not cost two minutes.
+  const answer = await fetch(`${AGAINST}/`).catch((error: Error) => error);
+  if (answer instanceof Error || !answer.ok) throw new Error(`LIGHTHOUSE_AGAINST: nothing answers at ${AGAINST}/ (start that build first)`);
+}
 ensureBuild(true);
 buildHelloWorld();
 const site = await startSiteServer({ port: 3245, databaseFile: freshDatabase("bench-pages") });
 const hello = await startHelloWorld(3246);
 const onlyPages = process.env.LIGHTHOUSE_PAGES?.split(",");
 const PRESETS = (process.env.LIGHTHOUSE_PRESETS?.split(",") ?? ["mobile", "desktop"]) as Preset[];
-const targets = benchedPages(site.url, hello.url).filter(
+const [helloWorld, ...pages] = benchedPages(site.url, hello.url).filter(
   (target) => target.name === "hello-world" || !onlyPages || onlyPages.includes(target.name),
 );
+/** Each page here, with the same page of the build at AGAINST. */
+const comparedPages = AGAINST
+  ? pages.map((page) => [page, { name: `${page.name} @against`, url: page.url.replace(site.url, AGAINST) }] as const)
+  : [];
+const targets = AGAINST ? [helloWorld!, ...comparedPages.flat()] : [helloWorld!, ...pages];
+/** The width of the page column in the tables below. */
+const NAME_WIDTH = Math.max(13, ...targets.map((target) => target.name.length + 1));
+/** One round's order: hello-world first; with AGAINST, the two builds of each page take turns at going first. */
+const roundOrder = (run: number) =>
+  AGAINST && run % 2 === 0 ? [helloWorld!, ...comparedPages.flatMap(([here, there]) => [there, here])] : targets;
 const resultsDir = path.join("bench", "results", `lighthouse-${new Date().toISOString().replace(/[:.]/g, "-")}`);
 mkdirSync(resultsDir, { recursive: true });
 const samples = new Map<string, Sample[]>();
@@ -197,7 +231,7 @@ try {
   const rounds = Math.max(...PRESETS.map((preset) => RUNS[preset]));
   for (let run = 1; run <= rounds; run += 1) {
     for (const preset of PRESETS.filter((preset) => run <= RUNS[preset])) {
-      for (const target of targets) {
+      for (const target of roundOrder(run)) {
         const file = path.join(resultsDir, `${preset}-${target.name.replace(/\W+/g, "") || "home"}-${run}.json`);
         const sample = await auditWithRetry(target.url, preset, file, run === 1);
         const key = `${preset} ${target.name}`;
@@ -219,19 +253,19 @@ const medianOf = (key: string) => {
 for (const preset of PRESETS) {
   const floor = medianOf(`${preset} hello-world`);
   console.log(`\n${preset}: medians of ${RUNS[preset]} runs (ratio to hello-world in brackets)`);
-  console.log("page           perf   a11y   best   seo    FCP ms          LCP ms          TBT ms          CLS      SI ms");
+  console.log(`${"page".padEnd(NAME_WIDTH + 2)}perf   a11y   best   seo    FCP ms          LCP ms          TBT ms          CLS      SI ms`);
   for (const target of targets) {
     const m = medianOf(`${preset} ${target.name}`);
     const ratio = (field: keyof Sample) => (floor[field] ? ` (${(m[field] / floor[field]).toFixed(2)})` : "");
     const metric = (field: keyof Sample) => `${m[field].toFixed(0)}${ratio(field)}`.padEnd(16);
     console.log(
-      `${target.name.padEnd(13)} ${m.performance.toFixed(2).padStart(5)}  ${m.accessibility.toFixed(2).padStart(5)}  ${m["best-practices"].toFixed(2).padStart(5)}  ${m.seo.toFixed(2).padStart(5)}  ` +
+      `${target.name.padEnd(NAME_WIDTH)} ${m.performance.toFixed(2).padStart(5)}  ${m.accessibility.toFixed(2).padStart(5)}  ${m["best-practices"].toFixed(2).padStart(5)}  ${m.seo.toFixed(2).padStart(5)}  ` +
         `${metric("FCP")}${metric("LCP")}${metric("TBT")}${m.CLS.toFixed(3).padEnd(9)}${metric("SI")}`,
     );
   }
   console.log(`\n${preset}: main-thread work, medians in ms (ratio to hello-world in brackets)`);
   console.log(
-    `page         ${Object.keys(WORK)
+    `${"page".padEnd(NAME_WIDTH)}${Object.keys(WORK)
       .map((name) => name.padEnd(14))
       .join("")}`,
   );
@@ -241,10 +275,12 @@ for (const preset of PRESETS) {
       `${m[field].toFixed(0)}${floor[field] >= 1 && target.name !== "hello-world" ? ` (${(m[field] / floor[field]).toFixed(2)})` : ""}`.padEnd(
         14,
       );
-    console.log(`${target.name.padEnd(13)}${(Object.keys(WORK) as (keyof typeof WORK)[]).map(cell).join("")}`);
+    console.log(`${target.name.padEnd(NAME_WIDTH)}${(Object.keys(WORK) as (keyof typeof WORK)[]).map(cell).join("")}`);
   }
   console.log(`\n${preset}: each run against the hello-world run beside it, medians of ${RUNS[preset]} (range)`);
-  console.log("page         TBT ratio             perf difference       TBT from the document's own tasks, ms (hello-world's)");
+  console.log(
+    `${"page".padEnd(NAME_WIDTH)}TBT ratio             perf difference       TBT from the document's own tasks, ms (hello-world's)`,
+  );
   const helloRuns = samples.get(`${preset} hello-world`)!;
   const perRun = new Map<
     string,
@@ -258,14 +294,7 @@ for (const preset of PRESETS) {
     const unheldPairs = pairs.filter((pair) => !pair.run.stalled && !pair.hello.stalled);
     const tbtRatio = ({ run, hello }: { run: Sample; hello: Sample }) => run.TBT / Math.max(hello.TBT, 1);
     const performanceDifference = ({ run, hello }: { run: Sample; hello: Sample }) => run.performance - hello.performance;
-    const paired = (of: (pair: { run: Sample; hello: Sample }) => number) => {
-      const values = pairs.map(of);
-      const middle = median(values);
-      return {
-        median: middle,
-        text: `${middle.toFixed(2)} (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)})`.padEnd(22),
-      };
-    };
+    const paired = (of: (pair: { run: Sample; hello: Sample }) => number) => medianWithRange(pairs.map(of));
     const tbt = paired(tbtRatio);
     const performance = paired(performanceDifference);
     const unheld = {
@@ -275,13 +304,13 @@ for (const preset of PRESETS) {
     };
     perRun.set(target.name, { tbtRatio: tbt.median, performanceDifference: performance.median, unheld });
     console.log(
-      `${target.name.padEnd(13)}${tbt.text}${performance.text}` +
+      `${target.name.padEnd(NAME_WIDTH)}${tbt.text}${performance.text}` +
         `${median(runs.map((run) => run.documentTBT)).toFixed(0)} (${median(helloRuns.map((run) => run.documentTBT)).toFixed(0)})`,
     );
     const held = runs.filter((run) => run.stalled).length;
     const helloHeld = helloRuns.filter((run) => run.stalled).length;
     console.log(
-      `${"".padEnd(13)}first paint held back past load in ${held} of ${runs.length} runs (hello-world: ${helloHeld}); ` +
+      `${"".padEnd(NAME_WIDTH)}first paint held back past load in ${held} of ${runs.length} runs (hello-world: ${helloHeld}); ` +
         (unheld.pairs
           ? `the ${unheld.pairs} pairs with neither held: TBT ${unheld.tbtRatio.toFixed(2)} x, performance ${unheld.performanceDifference.toFixed(2)}`
           : "no pair with neither held back"),
@@ -317,6 +346,30 @@ for (const preset of PRESETS) {
         ? `the ${figures.unheld.pairs} pairs with neither held back: ${verdict(figures.unheld)}`
         : "no pair with neither held back";
       console.log(`  ${target.name}: all runs ${verdict(figures)}; ${unheld}`);
+    }
+  }
+  if (AGAINST) {
+    console.log(`\n${preset}: each page here against the same page at ${AGAINST}, round by round: medians of ${RUNS[preset]} (range)`);
+    console.log(`${"page".padEnd(NAME_WIDTH)}TBT ratio             perf difference       style & layout ratio  held back here, there`);
+    for (const [here, there] of comparedPages) {
+      const thereRuns = samples.get(`${preset} ${there.name}`)!;
+      const rounds = samples.get(`${preset} ${here.name}`)!.map((run, i) => ({ here: run, there: thereRuns[i]! }));
+      type Round = (typeof rounds)[number];
+      const tbtRatio = ({ here, there }: Round) => here.TBT / Math.max(there.TBT, 1);
+      const performanceDifference = ({ here, there }: Round) => here.performance - there.performance;
+      const styleRatio = ({ here, there }: Round) => here.style / Math.max(there.style, 1);
+      const held = (side: "here" | "there") => rounds.filter((round) => round[side].stalled).length;
+      console.log(
+        `${here.name.padEnd(NAME_WIDTH)}${medianWithRange(rounds.map(tbtRatio)).text}${medianWithRange(rounds.map(performanceDifference)).text}` +
+          `${medianWithRange(rounds.map(styleRatio)).text}${held("here")}, ${held("there")} of ${rounds.length}`,
+      );
+      const unheld = rounds.filter((round) => !round.here.stalled && !round.there.stalled);
+      console.log(
+        `${"".padEnd(NAME_WIDTH)}` +
+          (unheld.length
+            ? `the ${unheld.length} rounds with neither held back: TBT ${median(unheld.map(tbtRatio)).toFixed(2)} x, performance ${median(unheld.map(performanceDifference)).toFixed(2)}`
+            : "no round with neither held back"),
+      );
     }
   }
 }
