@@ -135,14 +135,23 @@ type ConnectionOptions = Partial<
 /**
  * A new client on a database (by default the one the environment names). A
  * missing file is an error, not a silently created empty database: it means
- * migrations were not run.
+ * migrations were not run. `client.transactionMaxWaitMs`: how long a transaction
+ * may wait to start (Prisma's maxWait, 2 s by default), for a process whose first
+ * statement is a transaction (the operator tool).
  */
-export function createDatabase(settings: DatabaseSettings = databaseSettings(), connection: ConnectionOptions = {}): Database {
+export function createDatabase(
+  settings: DatabaseSettings = databaseSettings(),
+  connection: ConnectionOptions = {},
+  client: { transactionMaxWaitMs?: number } = {},
+): Database {
   if (settings.file !== undefined && !existsSync(settings.file)) {
     const shown = path.relative(process.cwd(), settings.file) || settings.file;
     throw new DatabaseMissing(`There is no waitlist database at ${shown} yet. Run npm run db:migrate (npm start does it first).`);
   }
-  const database = new PrismaClient({ adapter: driverAdapter(settings, connection) });
+  const database = new PrismaClient({
+    adapter: driverAdapter(settings, connection),
+    ...(client.transactionMaxWaitMs ? { transactionOptions: { maxWait: client.transactionMaxWaitMs } } : {}),
+  });
   // better-sqlite3 waits out another connection's lock in SQLite's busy handler; libSQL's engine,
   // embedded or on a server, has none.
   sqliteWaitsWhenBusy.set(database, settings.driver !== "libsql");

@@ -80,10 +80,6 @@ export async function runCli(argv: string[], openDb: () => Database, io: CliIo):
     }
     const db = openDb();
     try {
-      // The first statement starts the connection's thread and loads the query engine, several
-      // seconds on a busy machine: outside a transaction, whose start may take 2 s (Prisma's
-      // maxWait) before it fails with "Unable to start a transaction in the given time".
-      await db.$queryRaw`SELECT 1`;
       return await COMMANDS[command]!(db, argv.slice(1), io);
     } finally {
       await db.$disconnect();
