@@ -29,7 +29,7 @@ import { CLIENT_ADDRESS_HEADER } from "@/lib/security/client-address";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
 import { validSignup } from "./fixtures/signup";
-import { setUpTestDatabase } from "./support/database";
+import { holdWriteLock, setUpTestDatabase } from "./support/database";
 
 const database = setUpTestDatabase();
 
@@ -162,6 +162,28 @@ describe("counting visits", () => {
     await visits.post(beacon({ type: "view", page: "/about" }, { address: "192.0.2.1" }));
     expect(await traffic("view", "site", "")).toMatchObject({ events: 6 });
   });
+
+  it("counts an event that waited more than 2 s behind a batch held up by another process's lock", async () => {
+    const counter = new VisitCounter({ database: getDatabase, capPerAddress: 2_000 });
+    const visits = createVisitHandler({ siteUrl: SITE, counter, salt: new DailySalt(getDatabase), now: () => TODAY });
+    // The day's salt first, so that what follows queues only the counting.
+    await visits.post(beacon({ type: "view", page: "/" }));
+    await visits.drain();
+    const lock = await holdWriteLock(database.file);
+    try {
+      // The first event's batch starts and waits for the lock (up to the busy timeout, 3 s) ...
+      expect((await visits.post(beacon({ type: "view", page: "/" }))).status).toBe(204);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // ... and the second waits behind it for the next batch, longer than the 2 s the handler
+      // once gave an event before dropping it unwritten.
+      expect((await visits.post(beacon({ type: "view", page: "/" }, { address: "198.51.100.4" }))).status).toBe(204);
+      await new Promise((resolve) => setTimeout(resolve, 2_300));
+    } finally {
+      await lock.release();
+    }
+    await visits.drain();
+    expect(await traffic("view", "site", "")).toMatchObject({ events: 3, visitors: 2 });
+  }, 15_000);
 
   it("counts the no-JavaScript image from its page's address, campaign included", async () => {
     const visits = handler();

@@ -32,9 +32,6 @@ const COUNTED_PAGES: ReadonlySet<string> = new Set(Object.values(PAGES).map((pag
 /** A transparent 1×1 GIF: what the <noscript> image gets. */
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
-/** How long an event may wait for its batch; past it, it is dropped unwritten (and logged). */
-const DEADLINE_MS = 2_000;
-
 type VisitHandlerOptions = {
   siteUrl: string;
   counter: VisitCounter;
@@ -121,7 +118,10 @@ export function createVisitHandler(options: VisitHandlerOptions) {
         ? { vital: { metric: event.metric, device: deviceOf(userAgent), bucket: bucketOf(event.metric, event.value) } }
         : {}),
     };
-    options.counter.count(counting, Date.now() + DEADLINE_MS).catch((error: unknown) => {
+    // No deadline: nobody waits for this write, so an event waits for its batch as long as the batch
+    // waits for the lock (the busy timeout), and the queue's bound (maxPending) keeps memory in check.
+    // A 2 s deadline here, shorter than that timeout, dropped visits while the other server wrote.
+    options.counter.count(counting).catch((error: unknown) => {
       log.warn(
         { fault: "visit_not_counted", temporary: error instanceof NotWritten || isTemporary(error), ...errorFields(error) },
         "a visit could not be counted",

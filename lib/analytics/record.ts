@@ -153,8 +153,8 @@ export class VisitCounter {
   }
 
   /** Counts an event; false when its address had reached the day's cap (accepted, not counted). */
-  count(event: Counting, deadline?: number): Promise<boolean> {
-    return this.writer.submit(event, deadline);
+  count(event: Counting): Promise<boolean> {
+    return this.writer.submit(event);
   }
 
   drain(): Promise<void> {
