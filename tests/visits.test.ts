@@ -185,6 +185,20 @@ describe("counting visits", () => {
     expect(await traffic("view", "site", "")).toMatchObject({ events: 3, visitors: 2 });
   }, 15_000);
 
+  it("counts the events of a batch that met a lock held past the busy timeout, once it is released", async () => {
+    const visits = handler();
+    await visits.post(beacon({ type: "view", page: "/" }));
+    const lock = await holdWriteLock(database.file);
+    // Held for 4 s: a sign-up would have been answered 503 after 3 (BUSY_TIMEOUT_MS); nobody waits for a beacon's write.
+    const released = new Promise<void>((resolve) => setTimeout(() => void lock.release().then(resolve), 4_000));
+    try {
+      expect((await visits.post(beacon({ type: "view", page: "/about" }, { address: "198.51.100.4" }))).status).toBe(204);
+    } finally {
+      await released;
+    }
+    expect(await traffic("view", "site", "")).toMatchObject({ events: 2, visitors: 2 });
+  }, 20_000);
+
   it("counts the no-JavaScript image from its page's address, campaign included", async () => {
     const visits = handler();
     const response = await visits.pixel(
