@@ -199,6 +199,15 @@ describe("counting visits", () => {
     expect(await traffic("view", "site", "")).toMatchObject({ events: 2, visitors: 2 });
   }, 20_000);
 
+  it("answers the day's first beacon 204 and counts it while another process holds the lock for a second", async () => {
+    // A new handler makes the day's salt on its first event: a write, like another instance's.
+    const visits = handler();
+    const lock = await holdWriteLock(database.file);
+    setTimeout(() => void lock.release(), 1_000);
+    expect((await visits.post(beacon({ type: "view", page: "/" }))).status).toBe(204);
+    expect(await traffic("view", "site", "")).toMatchObject({ events: 1, visitors: 1 });
+  }, 15_000);
+
   it("counts the no-JavaScript image from its page's address, campaign included", async () => {
     const visits = handler();
     const response = await visits.pixel(

@@ -8,7 +8,7 @@
 import "server-only";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { isIPv6 } from "node:net";
-import type { Database } from "../db";
+import { whileBusy, type Database } from "../db";
 import { limitKeyOf } from "../security/rate-limit";
 
 /**
@@ -83,7 +83,12 @@ export class DailySalt {
 
   private async read(day: string): Promise<string> {
     const database = this.database();
-    await database.$executeRaw`INSERT INTO visit_salts (day, salt) VALUES (${day}, ${randomBytes(32).toString("base64url")}) ON CONFLICT DO NOTHING`;
+    // Another instance may be writing: wait as a sign-up would (libSQL's engine does not wait at all).
+    await whileBusy(
+      database,
+      (db) =>
+        db.$executeRaw`INSERT INTO visit_salts (day, salt) VALUES (${day}, ${randomBytes(32).toString("base64url")}) ON CONFLICT DO NOTHING`,
+    );
     const row = await database.visitSalt.findUnique({ where: { day } });
     if (!row) throw new Error(`the salt of ${day} was deleted while it was being read`);
     return row.salt;
