@@ -21,7 +21,8 @@
  *                              CHROME_PATH to use another Chromium;
  *                              for a quick look: LIGHTHOUSE_PRESETS=mobile LIGHTHOUSE_PAGES=/,/about
  *                              LIGHTHOUSE_CPU_SLOWDOWN=N: the mobile preset's CPU slowdown (4 by
- *                              default), to play a slower phone or machine
+ *                              default), to play a slower phone or machine; the mobile verdict is
+ *                              then issue 41's, not issue 29's (which is for the default)
  *                              LIGHTHOUSE_AGAINST=URL: another build of the site, already running
  *                              (a clone at another commit: PORT=3300 npm start), measured in the
  *                              same rounds, page by page, beside this one (see AGAINST)
@@ -316,14 +317,23 @@ for (const preset of PRESETS) {
           : "no pair with neither held back"),
     );
   }
+  // Issue 29's mobile targets are for the preset's own CPU slowdown; at another one only issue 41's
+  // (below) apply, and judging both printed a verdict for a phone nobody asked about.
+  const slowedPhone = preset === "mobile" && CPU_SLOWDOWN !== undefined;
+  if (slowedPhone)
+    console.log(`
+${preset}: the other categories and CLS (issue 29's performance and TBT targets are for the default slowdown)`);
   for (const target of targets.slice(1)) {
     const m = medianOf(`${preset} ${target.name}`);
     const checks = [
       ...CATEGORIES.slice(1).map((c) => [`${c} 100`, m[c] === 1] as const),
-      preset === "desktop"
-        ? (["performance 100", m.performance === 1] as const)
-        : (["performance within 0.01 of hello-world", m.performance >= floor.performance - 0.01] as const),
-      ...(preset === "mobile" ? [[`TBT <= ${TBT_TARGET} x hello-world`, m.TBT <= TBT_TARGET * Math.max(floor.TBT, 1)] as const] : []),
+      ...(preset === "desktop" ? [["performance 100", m.performance === 1] as const] : []),
+      ...(preset === "mobile" && !slowedPhone
+        ? [
+            ["performance within 0.01 of hello-world", m.performance >= floor.performance - 0.01] as const,
+            [`TBT <= ${TBT_TARGET} x hello-world`, m.TBT <= TBT_TARGET * Math.max(floor.TBT, 1)] as const,
+          ]
+        : []),
       ["CLS 0", m.CLS === 0] as const,
     ];
     const missed = checks.filter(([, ok]) => !ok).map(([name]) => name);
