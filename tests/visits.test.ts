@@ -199,6 +199,35 @@ describe("counting visits", () => {
     expect(await traffic("view", "site", "")).toMatchObject({ events: 2, visitors: 2 });
   }, 20_000);
 
+  it("waits out another process's lock between tries, with the site's connection free meanwhile", async () => {
+    const visits = createVisitHandler({
+      siteUrl: SITE,
+      counter: new VisitCounter({ database: getDatabase, capPerAddress: 2_000 }),
+      salt: new DailySalt(getDatabase),
+      now: () => TODAY,
+    });
+    await visits.post(beacon({ type: "view", page: "/" }));
+    await visits.drain();
+    const lock = await holdWriteLock(database.file);
+    let readWhileLocked: boolean;
+    try {
+      await visits.post(beacon({ type: "view", page: "/" }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // A read right behind the batch answers while the lock is still held. A batch that waited in
+      // SQLite's busy handler (better-sqlite3's 3 s) would hold the one connection, and the read,
+      // until the lock went; the guard lets the lock go after 2.5 s so that the test ends either way.
+      readWhileLocked = await Promise.race([
+        getDatabase().$queryRaw`SELECT 1`.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_500)),
+      ]);
+    } finally {
+      await lock.release();
+    }
+    await visits.drain();
+    expect(readWhileLocked).toBe(true);
+    expect(await traffic("view", "site", "")).toMatchObject({ events: 2 });
+  }, 15_000);
+
   it("answers the day's first beacon 204 and counts it while another process holds the lock for a second", async () => {
     // A new handler makes the day's salt on its first event: a write, like another instance's.
     const visits = handler();

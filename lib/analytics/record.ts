@@ -6,7 +6,7 @@
  * (lib/group-commit.ts): four statements a batch, whatever its size.
  */
 import "server-only";
-import { whileBusy, type Database } from "../db";
+import { Prisma, whileBusy, WITHOUT_WAITING, type Database } from "../db";
 import { GroupCommit, type Outcome } from "../group-commit";
 import type { Step } from "./event";
 import type { Device, Metric } from "./vitals";
@@ -56,11 +56,12 @@ function rowsOf(event: Counting): { step: Step; dimension: Dimension; value: str
 }
 
 /**
- * How long a batch of visits keeps trying while another connection holds the write lock: past
- * SQLite's busy timeout (3 s, what a sign-up waits before its 503), because nobody waits for a
- * beacon's write and a lock held a few seconds (another instance's slow transaction on a loaded
- * machine, an operator's shell) should not lose the visits queued meanwhile. Not longer: a
- * graceful shutdown waits for this batch, and gives up on everything at 25 s.
+ * How long a batch of visits keeps trying while another connection holds the write lock, between
+ * tries (whileBusy) and not in SQLite's busy wait, so the site's connection stays free meanwhile.
+ * Longer than SQLite's busy timeout (3 s, what a sign-up waits before its 503), because nobody
+ * waits for a beacon's write and a lock held a few seconds (another instance's slow transaction
+ * on a loaded machine, an operator's shell) should not lose the visits queued meanwhile. Not
+ * longer: a graceful shutdown waits for this batch, and gives up on everything at 25 s.
  */
 const VISITS_BUSY_WAIT_MS = 10_000;
 
@@ -77,7 +78,9 @@ async function writeBatch(database: Database, capPerAddress: number, batch: Coun
           row.events += 1;
           perAddress.set(key, row);
         }
-        const totals = await tx.$queryRaw<{ day: string; address: string; events: unknown }[]>`
+        // The batch's first write takes the lock, WITHOUT_WAITING: it fails busy at once rather
+        // than hold the site's one connection, and every sign-up behind it, in SQLite's busy wait.
+        const totals = await tx.$queryRaw<{ day: string; address: string; events: unknown }[]>`${Prisma.raw(WITHOUT_WAITING)}
         INSERT INTO visit_addresses (day, address, events)
         SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${JSON.stringify([...perAddress.values()].map((row) => [row.day, row.address, row.events]))}) WHERE true
         ON CONFLICT (day, address) DO UPDATE SET events = events + excluded.events
