@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db";
+import { captureLog } from "@/lib/log";
 import { createVisitHandler, referrerOf } from "@/lib/analytics/handler";
 import { VisitCounter } from "@/lib/analytics/record";
 import {
@@ -226,6 +227,33 @@ describe("counting visits", () => {
     await visits.drain();
     expect(readWhileLocked).toBe(true);
     expect(await traffic("view", "site", "")).toMatchObject({ events: 2 });
+  }, 15_000);
+
+  it("logs the events a full queue turned away as one line with their number, not a line each", async () => {
+    const visits = createVisitHandler({
+      siteUrl: SITE,
+      counter: new VisitCounter({ database: getDatabase, capPerAddress: 2_000, maxPending: 2 }),
+      salt: new DailySalt(getDatabase),
+      now: () => TODAY,
+    });
+    await visits.post(beacon({ type: "view", page: "/" }));
+    await visits.drain();
+    const captured = captureLog();
+    const lock = await holdWriteLock(database.file);
+    try {
+      // One batch waits for the lock, two events wait behind it, the other nine are turned away.
+      for (let i = 0; i < 12; i += 1) expect((await visits.post(beacon({ type: "view", page: "/" }))).status).toBe(204);
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+    } finally {
+      await lock.release();
+    }
+    await visits.drain();
+    captured.stop();
+    const refusals = captured.lines.filter((line) => line.fault === "visit_not_counted");
+    expect(refusals).toEqual([expect.objectContaining({ temporary: true, events: expect.any(Number) })]);
+    const counted = (await traffic("view", "site", ""))!.events - 1;
+    expect(counted).toBeGreaterThan(0);
+    expect(counted + (refusals[0]!.events as number)).toBe(12);
   }, 15_000);
 
   it("answers the day's first beacon 204 and counts it while another process holds the lock for a second", async () => {

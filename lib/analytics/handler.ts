@@ -32,6 +32,9 @@ const COUNTED_PAGES: ReadonlySet<string> = new Set(Object.values(PAGES).map((pag
 /** A transparent 1×1 GIF: what the <noscript> image gets. */
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
+/** How often the events turned away by a full queue are logged: one line with their number. */
+const REFUSALS_LOGGED_EVERY_MS = 1_000;
+
 type VisitHandlerOptions = {
   siteUrl: string;
   counter: VisitCounter;
@@ -93,6 +96,21 @@ export function createVisitHandler(options: VisitHandlerOptions) {
   const now = options.now ?? (() => new Date());
   const siteOrigin = new URL(options.siteUrl).origin;
 
+  // A full queue (WAITLIST_MAX_PENDING_WRITES) turns away every event of a flood while a lock is
+  // held: one line a second says how many, where one line each would flood the log.
+  let refusedEvents = 0;
+  let refusalsLine: NodeJS.Timeout | undefined;
+  function logRefusals(): void {
+    clearTimeout(refusalsLine);
+    refusalsLine = undefined;
+    if (refusedEvents === 0) return;
+    log.warn(
+      { fault: "visit_not_counted", temporary: true, events: refusedEvents },
+      "visits could not be counted: too many were waiting to be written",
+    );
+    refusedEvents = 0;
+  }
+
   /**
    * Counts one event of a request that passed the checks (or counts nothing: a bot, a page we do
    * not count). `referrerKnown`: false for the <noscript> image, whose referrer is our own page.
@@ -119,13 +137,15 @@ export function createVisitHandler(options: VisitHandlerOptions) {
         : {}),
     };
     // No deadline: nobody waits for this write, so an event waits for its batch as long as the batch
-    // waits for the lock (the busy timeout), and the queue's bound (maxPending) keeps memory in check.
-    // A 2 s deadline here, shorter than that timeout, dropped visits while the other server wrote.
+    // before it waits for a lock (record.ts), and the queue's bound (maxPending) keeps memory in check.
+    // A 2 s deadline here, shorter than the busy timeout, dropped visits while the other server wrote.
     options.counter.count(counting).catch((error: unknown) => {
-      log.warn(
-        { fault: "visit_not_counted", temporary: error instanceof NotWritten || isTemporary(error), ...errorFields(error) },
-        "a visit could not be counted",
-      );
+      if (error instanceof NotWritten && error.kind === "overloaded") {
+        refusedEvents += 1;
+        refusalsLine ??= setTimeout(logRefusals, REFUSALS_LOGGED_EVERY_MS).unref();
+        return;
+      }
+      log.warn({ fault: "visit_not_counted", temporary: isTemporary(error), ...errorFields(error) }, "a visit could not be counted");
     });
   }
 
@@ -211,7 +231,10 @@ export function createVisitHandler(options: VisitHandlerOptions) {
   }
 
   /** Resolves once every event accepted so far is written (or failed and logged): for a graceful shutdown, and for tests. */
-  const drain = () => options.counter.drain();
+  const drain = async () => {
+    await options.counter.drain();
+    logRefusals();
+  };
 
   return { post, pixel, countStep, drain };
 }
