@@ -321,8 +321,7 @@ for (const preset of PRESETS) {
   // (below) apply, and judging both printed a verdict for a phone nobody asked about.
   const slowedPhone = preset === "mobile" && CPU_SLOWDOWN !== undefined;
   if (slowedPhone)
-    console.log(`
-${preset}: the other categories and CLS (issue 29's performance and TBT targets are for the default slowdown)`);
+    console.log(`\n${preset}: the other categories and CLS (issue 29's performance and TBT targets are for the default slowdown)`);
   for (const target of targets.slice(1)) {
     const m = medianOf(`${preset} ${target.name}`);
     const checks = [

@@ -6,6 +6,7 @@
  * entries' later steps, page speed percentiles, and what is forgotten when a day ends.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db";
 import { captureLog } from "@/lib/log";
@@ -42,14 +43,19 @@ const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 const TODAY = new Date();
 const DAY = TODAY.toISOString().slice(0, 10);
 
-/** The real handler; each answer is returned once what it accepted is written (beacons are answered first, handler.ts). */
-function handler(cap = 2_000, now = () => TODAY) {
-  const visits = createVisitHandler({
+/** The real handler, answering as the site does: before what it accepted is written. */
+function visitHandler({ cap = 2_000, maxPending }: { cap?: number; maxPending?: number } = {}, now = () => TODAY) {
+  return createVisitHandler({
     siteUrl: SITE,
-    counter: new VisitCounter({ database: getDatabase, capPerAddress: cap }),
+    counter: new VisitCounter({ database: getDatabase, capPerAddress: cap, maxPending }),
     salt: new DailySalt(getDatabase),
     now,
   });
+}
+
+/** The real handler; each answer is returned once what it accepted is written (beacons are answered first, handler.ts). */
+function handler(cap = 2_000, now = () => TODAY) {
+  const visits = visitHandler({ cap }, now);
   const settled = async (answer: Response) => (await visits.drain(), answer);
   return {
     post: async (request: Request) => settled(await visits.post(request)),
@@ -165,8 +171,7 @@ describe("counting visits", () => {
   });
 
   it("counts an event that waited more than 2 s behind a batch held up by another process's lock", async () => {
-    const counter = new VisitCounter({ database: getDatabase, capPerAddress: 2_000 });
-    const visits = createVisitHandler({ siteUrl: SITE, counter, salt: new DailySalt(getDatabase), now: () => TODAY });
+    const visits = visitHandler();
     // The day's salt first, so that what follows queues only the counting.
     await visits.post(beacon({ type: "view", page: "/" }));
     await visits.drain();
@@ -174,11 +179,11 @@ describe("counting visits", () => {
     try {
       // The first event's batch starts and waits for the lock (up to the busy timeout, 3 s) ...
       expect((await visits.post(beacon({ type: "view", page: "/" }))).status).toBe(204);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
       // ... and the second waits behind it for the next batch, longer than the 2 s the handler
       // once gave an event before dropping it unwritten.
       expect((await visits.post(beacon({ type: "view", page: "/" }, { address: "198.51.100.4" }))).status).toBe(204);
-      await new Promise((resolve) => setTimeout(resolve, 2_300));
+      await sleep(2_300);
     } finally {
       await lock.release();
     }
@@ -191,7 +196,7 @@ describe("counting visits", () => {
     await visits.post(beacon({ type: "view", page: "/" }));
     const lock = await holdWriteLock(database.file);
     // Held for 4 s: a sign-up would have been answered 503 after 3 (BUSY_TIMEOUT_MS); nobody waits for a beacon's write.
-    const released = new Promise<void>((resolve) => setTimeout(() => void lock.release().then(resolve), 4_000));
+    const released = sleep(4_000).then(() => lock.release());
     try {
       expect((await visits.post(beacon({ type: "view", page: "/about" }, { address: "198.51.100.4" }))).status).toBe(204);
     } finally {
@@ -201,26 +206,18 @@ describe("counting visits", () => {
   }, 20_000);
 
   it("waits out another process's lock between tries, with the site's connection free meanwhile", async () => {
-    const visits = createVisitHandler({
-      siteUrl: SITE,
-      counter: new VisitCounter({ database: getDatabase, capPerAddress: 2_000 }),
-      salt: new DailySalt(getDatabase),
-      now: () => TODAY,
-    });
+    const visits = visitHandler();
     await visits.post(beacon({ type: "view", page: "/" }));
     await visits.drain();
     const lock = await holdWriteLock(database.file);
     let readWhileLocked: boolean;
     try {
       await visits.post(beacon({ type: "view", page: "/" }));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
       // A read right behind the batch answers while the lock is still held. A batch that waited in
       // SQLite's busy handler (better-sqlite3's 3 s) would hold the one connection, and the read,
       // until the lock went; the guard lets the lock go after 2.5 s so that the test ends either way.
-      readWhileLocked = await Promise.race([
-        getDatabase().$queryRaw`SELECT 1`.then(() => true),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_500)),
-      ]);
+      readWhileLocked = await Promise.race([getDatabase().$queryRaw`SELECT 1`.then(() => true), sleep(2_500).then(() => false)]);
     } finally {
       await lock.release();
     }
@@ -230,12 +227,7 @@ describe("counting visits", () => {
   }, 15_000);
 
   it("logs the events a full queue turned away as one line with their number, not a line each", async () => {
-    const visits = createVisitHandler({
-      siteUrl: SITE,
-      counter: new VisitCounter({ database: getDatabase, capPerAddress: 2_000, maxPending: 2 }),
-      salt: new DailySalt(getDatabase),
-      now: () => TODAY,
-    });
+    const visits = visitHandler({ maxPending: 2 });
     await visits.post(beacon({ type: "view", page: "/" }));
     await visits.drain();
     const captured = captureLog();
@@ -243,7 +235,7 @@ describe("counting visits", () => {
     try {
       // One batch waits for the lock, two events wait behind it, the other nine are turned away.
       for (let i = 0; i < 12; i += 1) expect((await visits.post(beacon({ type: "view", page: "/" }))).status).toBe(204);
-      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      await sleep(1_300);
     } finally {
       await lock.release();
     }
@@ -260,8 +252,9 @@ describe("counting visits", () => {
     // A new handler makes the day's salt on its first event: a write, like another instance's.
     const visits = handler();
     const lock = await holdWriteLock(database.file);
-    setTimeout(() => void lock.release(), 1_000);
+    const released = sleep(1_000).then(() => lock.release());
     expect((await visits.post(beacon({ type: "view", page: "/" }))).status).toBe(204);
+    await released;
     expect(await traffic("view", "site", "")).toMatchObject({ events: 1, visitors: 1 });
   }, 15_000);
 

@@ -138,7 +138,6 @@ export function createVisitHandler(options: VisitHandlerOptions) {
     };
     // No deadline: nobody waits for this write, so an event waits for its batch as long as the batch
     // before it waits for a lock (record.ts), and the queue's bound (maxPending) keeps memory in check.
-    // A 2 s deadline here, shorter than the busy timeout, dropped visits while the other server wrote.
     options.counter.count(counting).catch((error: unknown) => {
       if (error instanceof NotWritten && error.kind === "overloaded") {
         refusedEvents += 1;
@@ -149,9 +148,9 @@ export function createVisitHandler(options: VisitHandlerOptions) {
     });
   }
 
-  /** The answer to a failure while counting: 503 for a temporary one (nothing counted), else logged and 500. */
+  /** The answer to a failure before an event is queued (the day's salt): 503 for a temporary one, else logged and 500. */
   function failed(error: unknown): Response {
-    if (error instanceof NotWritten || isTemporary(error)) {
+    if (isTemporary(error)) {
       return errorAnswer(503, "temporarily_unavailable", "Visits cannot be counted right now. Try again shortly.", {
         headers: retryLater(),
       });

@@ -81,10 +81,10 @@ async function writeBatch(database: Database, capPerAddress: number, batch: Coun
         // The batch's first write takes the lock, WITHOUT_WAITING: it fails busy at once rather
         // than hold the site's one connection, and every sign-up behind it, in SQLite's busy wait.
         const totals = await tx.$queryRaw<{ day: string; address: string; events: unknown }[]>`${Prisma.raw(WITHOUT_WAITING)}
-        INSERT INTO visit_addresses (day, address, events)
-        SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${JSON.stringify([...perAddress.values()].map((row) => [row.day, row.address, row.events]))}) WHERE true
-        ON CONFLICT (day, address) DO UPDATE SET events = events + excluded.events
-        RETURNING day, address, events`;
+          INSERT INTO visit_addresses (day, address, events)
+          SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${JSON.stringify([...perAddress.values()].map((row) => [row.day, row.address, row.events]))}) WHERE true
+          ON CONFLICT (day, address) DO UPDATE SET events = events + excluded.events
+          RETURNING day, address, events`;
         // What each address may still add: the cap less what it had before this batch.
         const room = new Map(
           totals.map((row) => {
@@ -123,10 +123,10 @@ async function writeBatch(database: Database, capPerAddress: number, batch: Coun
         });
         if (marks.size > 0) {
           const fresh = await tx.$queryRaw<{ day: string; mark: string }[]>`
-          INSERT INTO visit_marks (day, mark)
-          SELECT substr(value, 1, 10), substr(value, 12) FROM json_each(${JSON.stringify([...marks.keys()])}) WHERE true
-          ON CONFLICT DO NOTHING
-          RETURNING day, mark`;
+            INSERT INTO visit_marks (day, mark)
+            SELECT substr(value, 1, 10), substr(value, 12) FROM json_each(${JSON.stringify([...marks.keys()])}) WHERE true
+            ON CONFLICT DO NOTHING
+            RETURNING day, mark`;
           for (const { day, mark } of fresh) traffic.get(marks.get(`${day}|${mark}`)!)!.visitors += 1;
         }
 
@@ -134,15 +134,15 @@ async function writeBatch(database: Database, capPerAddress: number, batch: Coun
         if (traffic.size > 0) {
           const rows = [...traffic.values()].map((row) => [row.day, row.step, row.dimension, row.value, row.events, row.visitors]);
           await tx.$executeRaw`
-          INSERT INTO traffic_days (day, step, dimension, value, events, visitors)
-          SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(${JSON.stringify(rows)}) WHERE true
-          ON CONFLICT (day, step, dimension, value) DO UPDATE SET events = events + excluded.events, visitors = visitors + excluded.visitors`;
+            INSERT INTO traffic_days (day, step, dimension, value, events, visitors)
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(${JSON.stringify(rows)}) WHERE true
+            ON CONFLICT (day, step, dimension, value) DO UPDATE SET events = events + excluded.events, visitors = visitors + excluded.visitors`;
         }
         if (vitals.size > 0) {
           await tx.$executeRaw`
-          INSERT INTO vital_days (day, page, device, metric, bucket, count)
-          SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(${JSON.stringify([...vitals.values()])}) WHERE true
-          ON CONFLICT (day, page, device, metric, bucket) DO UPDATE SET count = count + excluded.count`;
+            INSERT INTO vital_days (day, page, device, metric, bucket, count)
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(${JSON.stringify([...vitals.values()])}) WHERE true
+            ON CONFLICT (day, page, device, metric, bucket) DO UPDATE SET count = count + excluded.count`;
         }
         return counted.map((ok) => ({ ok }));
       }),
