@@ -26,7 +26,7 @@ import { answerClientErrors } from "./lib/site/client-errors";
 import { createFrontDoor } from "./lib/site/front-door";
 import { loadInvalidEntryLinkPage } from "./lib/site/invalid-entry-link";
 import { deliveriesAtStart } from "./lib/waitlist/deliveries";
-import { DkimKeyProblem, dkimFromEnv } from "./lib/mail/dkim";
+import { mailAtStart } from "./lib/mail/at-start";
 
 requireSupportedNode();
 const dev = process.argv.includes("--dev");
@@ -43,13 +43,18 @@ const env = parseEnvOrExit((message) => log.fatal(message));
 if (env.WAITLIST_HEAP_GROWING_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${env.WAITLIST_HEAP_GROWING_PERCENT}`);
 
 // The secret that signs questions and links (WAITLIST_SECRET, or the embedded database's secret
-// file, made now on a first start), and the DKIM key when one is set: refuse to start without them.
+// file, made now on a first start), and mail settings that can work safely: refuse to start without them.
 try {
   siteSecret();
-  dkimFromEnv(env);
 } catch (error) {
-  if (!(error instanceof SecretUnavailable || error instanceof DkimKeyProblem)) throw error;
+  if (!(error instanceof SecretUnavailable)) throw error;
   log.fatal(error.message);
+  process.exit(1);
+}
+const mail = await mailAtStart(env);
+for (const warning of mail.warnings) log.warn(warning);
+if (mail.refusal) {
+  log.fatal(mail.refusal);
   process.exit(1);
 }
 

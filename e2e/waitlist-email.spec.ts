@@ -59,6 +59,31 @@ test.describe("the confirmation email and the visitor's page", () => {
     await expect(page.getByText(/you unsubscribed on/)).toBeVisible();
   });
 
+  test("opening the unsubscribe address shows one button and nothing about the person; the button unsubscribes", async ({ page }) => {
+    const visitor = uniqueVisitor("unsubpage", MAIL_DOMAIN);
+    await signUpThroughDialog(page, visitor);
+    const mail = await confirmationEmailTo(visitor.email);
+    const listUnsubscribe = mail.headerLines.find((line) => line.key === "list-unsubscribe")!.line.replace(/\r?\n\s+/g, "");
+    const address = /<(.+)>/.exec(listUnsubscribe)![1]!;
+
+    const response = await page.goto(new URL(address).pathname);
+    expect(new URL(page.url()).pathname).toMatch(/^\/waitlist\/unsubscribe\//);
+    expect(response!.headers()["x-robots-tag"]).toBe("noindex, nofollow");
+    expect(response!.headers()["referrer-policy"]).toBe("no-referrer");
+    await expect(page.getByRole("heading", { name: "Stop emails from FieldCrew?" })).toBeVisible();
+    const shown = await page.locator("main").innerText();
+    for (const personal of [visitor.email, visitor.contact_name, visitor.company_name, visitor.phone])
+      expect(shown).not.toContain(personal);
+    await expect(page.getByRole("link", { name: /download/i })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /remove/i })).toHaveCount(0);
+    expect(storedEntry(visitor.email)).toMatchObject({ unsubscribed_at: null });
+    expect((await scan(page)).violations).toEqual([]);
+
+    await page.getByRole("button", { name: "Unsubscribe" }).click();
+    await expect(page.getByRole("heading", { name: "You're unsubscribed" })).toBeVisible();
+    expect(storedEntry(visitor.email)).toMatchObject({ unsubscribed_at: expect.any(String) });
+  });
+
   test("sign up, get the email, follow its link, confirm, then remove: the row is gone and the link says so", async ({ page }) => {
     const visitor = { ...uniqueVisitor("mailflow", MAIL_DOMAIN), company_name: `Summit <b>Electric</b> & "Sons"` };
     await signUpThroughDialog(page, visitor);

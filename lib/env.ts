@@ -104,6 +104,14 @@ const envSchema = z
     SMTP_URL: z
       .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL, such as smtp://user:pass@mail.example.com:587" })
       .optional(),
+    /**
+     * Lets the site send SMTP_URL's user and password over a connection without TLS (a relay on
+     * the same host, say). Off: with credentials, TLS is required (smtps://, or STARTTLS enforced).
+     */
+    SMTP_ALLOW_PLAINTEXT_AUTH: z
+      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+      .default("false")
+      .transform((value) => value === "true" || value === "1"),
     /** The sender of confirmation emails; required with SMTP_URL. */
     MAIL_FROM: z.string().trim().min(3).optional(),
     /** Confirmation emails the whole site sends in any hour, across all instances; more wait. */
@@ -122,7 +130,11 @@ const envSchema = z
     /** The private key in PEM form (its line breaks may be written \n), or the file that holds it. */
     MAIL_DKIM_PRIVATE_KEY: z.string().optional(),
     MAIL_DKIM_PRIVATE_KEY_FILE: z.string().trim().optional(),
-    /** Bounces (docs/operations.md, "Bounces"): the envelope sender of visitors' mail, where notifications come back. */
+    /**
+     * Bounces (docs/operations.md, "Bounces"): where reports of undelivered mail come back. Each
+     * message's envelope sender is this mailbox with a tag of its own (lib/mail/bounce-address.ts,
+     * which also says what the mailbox's name may be; the server checks it at start).
+     */
     MAIL_BOUNCE_ADDRESS: z.email({ error: "must be an address, such as bounces@fieldcrew.app" }).optional(),
     /** The secret a mail server sends bounces to POST /api/mail/bounces with; unset: none are taken. */
     MAIL_BOUNCE_SECRET: z.string().min(32, { error: "must be at least 32 characters (openssl rand -hex 32)" }).optional(),
@@ -169,6 +181,10 @@ const envSchema = z
     path: ["MAIL_FROM"],
     error: 'must be set when SMTP_URL is: the sender of confirmation emails, such as "FieldCrew <hello@fieldcrew.app>"',
   })
+  .refine((env) => !env.MAIL_BOUNCE_SECRET || env.MAIL_BOUNCE_ADDRESS, {
+    path: ["MAIL_BOUNCE_ADDRESS"],
+    error: "must be set when MAIL_BOUNCE_SECRET is: a report counts only when it comes back to a message's own bounce address",
+  })
   .refine((env) => !(env.WAITLIST_BACKUP_DIR && SERVER_URL.test(env.DATABASE_URL)), {
     path: ["WAITLIST_BACKUP_DIR"],
     error: "backs up the embedded SQLite file only; a libSQL/Turso server keeps its own backups (point-in-time restore)",
@@ -197,6 +213,7 @@ const ENV_NAMES = [
   "WAITLIST_DELIVERY_LEASE_SECONDS",
   "INSTANCE_ID",
   "SMTP_URL",
+  "SMTP_ALLOW_PLAINTEXT_AUTH",
   "MAIL_FROM",
   "MAIL_MAX_PER_HOUR",
   "MAIL_MAX_PER_DOMAIN_PER_HOUR",

@@ -111,19 +111,15 @@ export const NOT_UTF8 = Symbol("not UTF-8");
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * The body as text, reading at most `limit` bytes: a declared Content-Length
- * over the limit is refused before a byte is read, and a body without one (or
- * lying about it) is cut off as soon as it passes the limit, so an oversized
- * upload is never held in memory. TOO_LARGE, UNREADABLE (the upload broke off)
- * or NOT_UTF8 instead of throwing.
+ * The body's bytes, reading at most `limit`: a declared Content-Length over the limit is refused
+ * before a byte is read, and a body without one (or lying about it) is cut off as soon as it
+ * passes the limit, so an oversized upload is never held in memory. TOO_LARGE or UNREADABLE (the
+ * upload broke off) instead of throwing.
  */
-export async function readBoundedText(
-  request: Request,
-  limit: number,
-): Promise<string | typeof TOO_LARGE | typeof UNREADABLE | typeof NOT_UTF8> {
+export async function readBoundedBytes(request: Request, limit: number): Promise<Uint8Array | typeof TOO_LARGE | typeof UNREADABLE> {
   const declared = request.headers.get("content-length");
   if (declared !== null && !(Number(declared) <= limit)) return TOO_LARGE;
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   try {
     // A declared size within the limit is held to by the HTTP parser: one read is enough (and quicker).
@@ -133,8 +129,18 @@ export async function readBoundedText(
   } catch {
     return UNREADABLE;
   }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** The body as UTF-8 text, read as readBoundedBytes does; NOT_UTF8 when it is not valid UTF-8. */
+export async function readBoundedText(
+  request: Request,
+  limit: number,
+): Promise<string | typeof TOO_LARGE | typeof UNREADABLE | typeof NOT_UTF8> {
+  const bytes = await readBoundedBytes(request, limit);
+  if (!(bytes instanceof Uint8Array)) return bytes;
   try {
-    return decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    return decoder.decode(bytes);
   } catch {
     return NOT_UTF8;
   }

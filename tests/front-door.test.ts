@@ -10,7 +10,8 @@ import { createServer, get, type IncomingMessage, type ServerResponse } from "no
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, createBrotliDecompress, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { ENTRY_PAGE_PATH, JOIN_PATH } from "@/lib/content/paths";
+import { ENTRY_PAGE_PATH, JOIN_PATH, UNSUBSCRIBE_PAGE_PATH, UNSUBSCRIBE_PATH } from "@/lib/content/paths";
+import { captureLog } from "@/lib/log";
 import { parseEnv } from "@/lib/env";
 import { securityHeaders } from "@/lib/security/headers";
 import { developmentPolicies } from "@/lib/security/page-policies";
@@ -108,6 +109,46 @@ describe("a visitor's link the site did not sign, in production", () => {
       expect(answer.status, `${method} ${path}`).toBe(200);
       expect(await answer.text()).toBe("page");
     }
+  });
+});
+
+describe("the request log", () => {
+  it("names no token of any kind: the visitor's page, its download, the unsubscribe address and page, whole or cut short", async () => {
+    const origin = await frontDoor(false);
+    const publicId = randomUUID();
+    const tokens = [entryToken(siteSecret(), publicId), entryToken(siteSecret(), publicId, "unsubscribe")];
+    const paths = [
+      `${ENTRY_PAGE_PATH}/${tokens[0]}`,
+      `${ENTRY_PAGE_PATH}/${tokens[0]}/data`,
+      `${UNSUBSCRIBE_PATH}/${tokens[1]}`,
+      `${UNSUBSCRIBE_PAGE_PATH}/${tokens[1]}`,
+      `${UNSUBSCRIBE_PAGE_PATH}/${tokens[1]!.slice(0, -5)}`,
+      `/somewhere/else/${tokens[1]}`,
+    ];
+    const log = captureLog();
+    try {
+      for (const path of paths) await (await fetch(origin + path)).text();
+    } finally {
+      log.stop();
+    }
+    const routes = log.lines.filter((line) => line.msg === "request").map((line) => line.route);
+    expect(routes).toEqual([
+      `${ENTRY_PAGE_PATH}/:token`,
+      `${ENTRY_PAGE_PATH}/:token/data`,
+      `${UNSUBSCRIBE_PATH}/:token`,
+      `${UNSUBSCRIBE_PAGE_PATH}/:token`,
+      `${UNSUBSCRIBE_PAGE_PATH}/:token`,
+      "/somewhere/else/:token",
+    ]);
+    expect(log.text()).not.toContain(publicId);
+  });
+
+  it("the unsubscribe page gets the visitor's page's headers: a nonce policy, no Referer, not indexed", async () => {
+    const origin = await frontDoor(false);
+    const answer = await fetch(`${origin}${UNSUBSCRIBE_PAGE_PATH}/${entryToken(siteSecret(), randomUUID(), "unsubscribe")}`);
+    expect(answer.headers.get("content-security-policy")).toMatch(/'nonce-/);
+    expect(answer.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(answer.headers.get("x-robots-tag")).toBe("noindex, nofollow");
   });
 });
 

@@ -11,6 +11,7 @@ import * as entryRoute from "@/app/api/waitlist/entry/route";
 import * as signupRoute from "@/app/api/waitlist/route";
 import { getDatabase } from "@/lib/db";
 import { checkHealth, shippedMigrations } from "@/lib/health";
+import { countSendingRefusals, sendingProblems } from "@/lib/waitlist/bounces";
 import { setUpTestDatabase } from "./support/database";
 
 setUpTestDatabase();
@@ -30,6 +31,23 @@ describe("GET /api/health", () => {
       migrations: { applied: shipped.length, shipped: shipped.length, pending: [], unknown: [] },
       problems: [],
     });
+  });
+
+  it("reports a burst of one refusal by the mail system as a sending problem, and stays 200 (issue 61)", async () => {
+    await countSendingRefusals(
+      getDatabase(),
+      Array.from({ length: 4 }, () => "554 5.7.1 at RCPT TO"),
+    );
+    expect(await (await GET()).json()).not.toHaveProperty("mail");
+    await countSendingRefusals(getDatabase(), ["554 5.7.1 at RCPT TO", "DSN 5.7.26"]);
+    const response = await GET();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      status: "ok",
+      mail: { status: "refused", refused: [{ code: "554 5.7.1 at RCPT TO", messages: 5 }] },
+    });
+    // An hour later it has passed.
+    expect(await sendingProblems(getDatabase(), new Date(Date.now() + 61 * 60_000))).toEqual([]);
   });
 
   it("answers 503 when a migration this version ships is not applied", async () => {

@@ -50,11 +50,11 @@ afterAll(async () => {
 });
 
 /** The command, run without blocking this process (its DNS server answers from here). */
-function check(env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+function check(env: Record<string, string> = {}, dns = dnsServer): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["lib/operator/waitlist.mjs", "mail", "check", "--dns", dnsServer],
+      ["lib/operator/waitlist.mjs", "mail", "check", "--dns", dns],
       {
         encoding: "utf8",
         env: {
@@ -128,5 +128,29 @@ describe("mail check", () => {
     expect(unsigned.stdout).toContain(
       "MISSING DKIM  no key configured, so mail goes unsigned. Make one: npm run waitlist -- mail dkim-key --selector NAME",
     );
+  });
+
+  it("prints what DNS answered without its control characters: no faked line, no escape sequence reaches the terminal", async () => {
+    const forged =
+      "v=spf1 mx ~all\r\nok      DKIM  fc2026._domainkey.fieldcrew.example matches the configured key\x1b[2K\x1b]8;;https://evil.example\x07x";
+    zone = {
+      "fieldcrew.example": { mx: [{ exchange: "mx1.mailhost.example", priority: 10 }], txt: [[forged]] },
+      "_dmarc.fieldcrew.example": { txt: [["v=DMARC1; p=none\u001b[1A"]] },
+    };
+    const run = await check();
+    expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(run.stdout.split("\n").filter((line) => line.startsWith("ok      DKIM"))).toEqual([]);
+    expect(run.stdout).toContain("MISSING DKIM  missing.");
+    expect(run.status).toBe(1);
+  });
+
+  it("takes --dns as HOST[:PORT] with a host name, and says so in one line when the name is unknown", async () => {
+    zone = { "fieldcrew.example": { mx: [{ exchange: "mx1.mailhost.example", priority: 10 }] } };
+    const byName = await check({}, `localhost:${dnsServer.split(":")[1]}`);
+    expect(byName.stderr).not.toMatch(/Invalid IP address/);
+    expect(byName.stdout).toContain("ok      MX    mx1.mailhost.example (10)");
+    const unknown = await check({}, "no-such-dns-server.invalid:53");
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("The DNS server no-such-dns-server.invalid could not be found.");
   });
 });

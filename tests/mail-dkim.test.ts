@@ -5,7 +5,8 @@
  * operator tool makes a key (a file only its user reads, never overwritten) and prints the record.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
@@ -13,7 +14,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sendSignInLink } from "@/lib/auth/emails";
 import { getDatabase } from "@/lib/db";
 import { parseEnv } from "@/lib/env";
-import { DkimKeyProblem, dkimFromEnv, dkimRecord, newDkimKey, type DkimSettings } from "@/lib/mail/dkim";
+import { mailAtStart } from "@/lib/mail/at-start";
+import { DkimKeyProblem, dkimFromEnv, dkimKeyFileWarning, dkimRecord, newDkimKey, type DkimSettings } from "@/lib/mail/dkim";
 import { confirmationEmailChannel } from "@/lib/waitlist/confirmation-email";
 import { deliveriesAtStart } from "@/lib/waitlist/deliveries";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
@@ -133,6 +135,52 @@ describe("the DKIM settings", () => {
       /Cannot read/,
     );
     expect(refused({ MAIL_FROM: FROM, MAIL_DKIM_SELECTOR: "fc2026", MAIL_DKIM_PRIVATE_KEY: "not a key" })).toThrow(/not a private key/);
+  });
+
+  it("that are not RSA of at least 2048 bits are refused: an EC key signs what rsa-sha256 receivers reject, a short one is weak", () => {
+    const pem = (key: KeyObject) => key.export({ type: "pkcs8", format: "pem" }).toString();
+    const keys = {
+      ec: pem(generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey),
+      ed25519: pem(generateKeyPairSync("ed25519").privateKey),
+      rsa1024: pem(generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey),
+      rsa512: pem(generateKeyPairSync("rsa", { modulusLength: 512 }).privateKey),
+    };
+    const withKey = (key: string) => () => dkimFromEnv({ MAIL_FROM: FROM, MAIL_DKIM_SELECTOR: "fc2026", MAIL_DKIM_PRIVATE_KEY: key });
+    expect(withKey(keys.ec)).toThrow("The DKIM key is EC, not RSA: the site signs rsa-sha256.");
+    expect(withKey(keys.ed25519)).toThrow(/is ED25519, not RSA/);
+    expect(withKey(keys.rsa1024)).toThrow("The DKIM key is RSA of 1024 bits; at least 2048 are needed to be trusted.");
+    expect(withKey(keys.rsa512)).toThrow(/RSA of 512 bits/);
+    expect(withKey(key)()).toMatchObject({ keySelector: "fc2026" });
+  });
+
+  it("in a file others can read stop nothing but are warned about at start, with the fix", async () => {
+    const open = path.join(work, "open.pem");
+    writeFileSync(open, key, { mode: 0o644 });
+    chmodSync(open, 0o644);
+    const env = parseEnv({
+      ...process.env,
+      SMTP_URL: undefined,
+      MAIL_FROM: FROM,
+      MAIL_DKIM_SELECTOR: "fc2026",
+      MAIL_DKIM_PRIVATE_KEY_FILE: open,
+    });
+    const { refusal, warnings } = await mailAtStart(env);
+    expect(refusal).toBeNull();
+    expect(warnings).toEqual([expect.stringContaining(`can be read by other users (mode 0644)`)]);
+    expect(warnings[0]).toContain(`chmod 600 ${open}`);
+    expect(dkimKeyFileWarning({ MAIL_DKIM_PRIVATE_KEY_FILE: keyFile })).toBeNull();
+    // A key the site would refuse stops the start with its sentence.
+    const short = await mailAtStart(
+      parseEnv({
+        ...process.env,
+        MAIL_FROM: FROM,
+        MAIL_DKIM_SELECTOR: "fc2026",
+        MAIL_DKIM_PRIVATE_KEY: generateKeyPairSync("rsa", { modulusLength: 1024 })
+          .privateKey.export({ type: "pkcs8", format: "pem" })
+          .toString(),
+      }),
+    );
+    expect(short.refusal).toMatch(/RSA of 1024 bits/);
   });
 });
 

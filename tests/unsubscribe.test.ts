@@ -2,7 +2,8 @@
  * One-click unsubscribe (issue 39, RFC 8058), through the real route and a real SMTP server: every
  * message to a visitor carries its entry's own List-Unsubscribe address and List-Unsubscribe-Post,
  * both under the DKIM signature; a POST there (no cookie, no page) stops all further mail to the
- * entry and is audited; a GET changes nothing; a made-up, altered or other-purpose token does
+ * entry and is audited; a GET changes nothing and leads to a page with one button and nothing about
+ * the person (issue 61); a made-up, altered or other-purpose token does
  * nothing. After it, no confirmation, link or invitation is emailed, and both the visitor's page
  * and the operator's entry page say why.
  */
@@ -20,6 +21,7 @@ import { confirmationEmailChannel } from "@/lib/waitlist/confirmation-email";
 import { entryToken, UNSUBSCRIBED_PROBLEM } from "@/lib/waitlist/entry-link";
 import { oweLinkAgain } from "@/lib/waitlist/link-again";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
+import { loadUnsubscribePage } from "@/lib/waitlist/unsubscribe";
 import { loadEntryPage } from "@/lib/waitlist/visitor-entry";
 import type { WaitlistEntry } from "@/lib/generated/prisma/client";
 import { setUpTestDatabase } from "./support/database";
@@ -132,14 +134,37 @@ describe("one-click unsubscribe", () => {
     expect(await getDatabase().operatorAction.count({ where: { entryId: entry.id } })).toBe(1);
   });
 
-  it("a GET (a link scanner) changes nothing and leads to the visitor's own page", async () => {
+  it("a GET (a link scanner, an unsubscribe service) changes nothing and leads to a page with one button and nothing about the person", async () => {
     const entry = await signedUp();
     const address = await unsubscribeAddressOf(entry);
     const token = address.slice(address.lastIndexOf("/") + 1);
     const answer = await route.GET(new Request(address), { params: Promise.resolve({ token }) });
     expect(answer.status).toBe(303);
-    expect(answer.headers.get("location")).toBe(`${SITE}/waitlist/entry/${entryToken(testSecret(), entry.publicId!)}`);
+    // Not the visitor's own page (name, phone, company, download, removal): the unsubscribe page, by the same token.
+    expect(answer.headers.get("location")).toBe(`/waitlist/unsubscribe/${token}`);
+    expect(answer.headers.get("location")).not.toContain(entryToken(testSecret(), entry.publicId!));
     expect((await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: entry.id } })).unsubscribedAt).toBeNull();
+    // What the page can show is whether mail still goes to the entry, and nothing else.
+    expect(await loadUnsubscribePage(token)).toEqual({ state: "found", entry: { unsubscribed: false } });
+    expect(await loadUnsubscribePage(entryToken(testSecret(), entry.publicId!))).toEqual({ state: "invalid" });
+  });
+
+  it("the page's button posts to the same address and comes back to the page, which then says it is done", async () => {
+    const entry = await signedUp();
+    const address = await unsubscribeAddressOf(entry);
+    const token = address.slice(address.lastIndexOf("/") + 1);
+    const answer = await route.POST(
+      new Request(`${address}?from=page`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      }),
+      { params: Promise.resolve({ token }) },
+    );
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe(`/waitlist/unsubscribe/${token}`);
+    expect((await getDatabase().waitlistEntry.findUniqueOrThrow({ where: { id: entry.id } })).unsubscribedAt).toBeInstanceOf(Date);
+    expect(await loadUnsubscribePage(token)).toEqual({ state: "found", entry: { unsubscribed: true } });
   });
 
   it("refuses a made-up or altered token, and the visitor page's token (another purpose), changing nothing", async () => {

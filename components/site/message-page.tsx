@@ -10,10 +10,12 @@ type Props = {
   isStatus?: boolean;
   /** What follows the way home: more links, say. */
   footer?: ReactNode;
+  /** The page's one action (a form's button), beside the way home, which then steps back. */
+  action?: ReactNode;
 };
 
 /** A short page that says one thing and leads home: the 404, a refused link, a removed entry. */
-export function MessagePage({ eyebrow, title, children, isStatus = false, footer }: Props) {
+export function MessagePage({ eyebrow, title, children, isStatus = false, footer, action }: Props) {
   return (
     <section aria-labelledby="message-title" className="bg-slate-50 py-24 sm:py-32">
       <div className="mx-auto max-w-xl px-4 text-center sm:px-6">
@@ -24,8 +26,9 @@ export function MessagePage({ eyebrow, title, children, isStatus = false, footer
         <p role={isStatus ? "status" : undefined} className="mt-4 text-lg text-slate-600">
           {children}
         </p>
-        <div className="mt-8">
-          <a href="/" className={buttonClasses("dark", "lg")}>
+        <div className="mt-8 flex flex-wrap items-center justify-center gap-3">
+          {action}
+          <a href="/" className={buttonClasses(action ? "outline" : "dark", "lg")}>
             Back to the home page
           </a>
         </div>

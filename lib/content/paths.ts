@@ -6,5 +6,7 @@ export const PRIVACY_PATH = "/privacy";
 export const ENTRY_PAGE_PATH = "/waitlist/entry";
 /** One-click unsubscribe (RFC 8058); a token of its own follows (lib/waitlist/unsubscribe.ts). */
 export const UNSUBSCRIBE_PATH = "/api/waitlist/unsubscribe";
+/** The page a GET of an unsubscribe link leads to: one Unsubscribe button, nothing about the person. */
+export const UNSUBSCRIBE_PAGE_PATH = "/waitlist/unsubscribe";
 /** Where pages send their visits (lib/analytics/): the beacon's POST, the <noscript> image's GET. */
 export const VISIT_PATH = "/api/visit";

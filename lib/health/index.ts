@@ -23,6 +23,7 @@ import { databaseSettings, parseEnv } from "../env";
 import { json } from "../http";
 import { errorFields, log } from "../log";
 import { singleton } from "../singleton";
+import { sendingProblems } from "../waitlist/bounces";
 import { LATE, within } from "../time";
 
 /** The longest the database gets to answer a health check; the answer goes out well within 2 s. */
@@ -137,9 +138,27 @@ export async function checkHealth(
   };
 }
 
+/**
+ * Refusals by the mail system that are a sending problem (a burst of one code in the last hour:
+ * lib/waitlist/bounces.ts), or none; asked only of a database that just answered, within the deadline.
+ */
+async function mailRefusals(database: () => Database, deadlineMs = HEALTH_DEADLINE_MS): Promise<{ code: string; messages: number }[]> {
+  try {
+    const problems = await within(sendingProblems(database()), deadlineMs);
+    return problems === LATE ? [] : problems;
+  } catch {
+    return []; // the database's own state is reported above; this is a report, not a check
+  }
+}
+
 export async function handleHealth(): Promise<Response> {
   const health = await checkHealth();
-  // Backups are reported, not judged: a failing one is the operator's to fix, the instance still serves.
+  // Backups and mail are reported, not judged: a failing one is the operator's to fix, the instance still serves.
   const backups = backupHealth();
-  return json(health.status === "ok" ? 200 : 503, backups ? { ...health, backups } : health);
+  const refused = health.database === "ok" ? await mailRefusals(getDatabase) : [];
+  return json(health.status === "ok" ? 200 : 503, {
+    ...health,
+    ...(backups ? { backups } : {}),
+    ...(refused.length > 0 ? { mail: { status: "refused", refused } } : {}),
+  });
 }

@@ -4,7 +4,8 @@
  * Each check says what is missing or wrong and the exact record to add (`npm run waitlist -- mail
  * check`; docs/operations.md, "Mail that reaches the inbox").
  */
-import { Resolver } from "node:dns/promises";
+import { lookup, Resolver } from "node:dns/promises";
+import { isIP } from "node:net";
 import { dkimRecord, type DkimSettings } from "./dkim";
 
 type MailCheck = { name: "MX" | "SPF" | "DKIM" | "DMARC"; ok: boolean; says: string };
@@ -17,6 +18,28 @@ type MailCheckInput = {
   /** A DNS server to ask ("127.0.0.1:5353"); by default the system's. */
   dnsServer?: string;
 };
+
+/** A DNS server's address as the resolver takes it ("10.0.0.2:53", "[::1]:53"), from HOST[:PORT] where HOST may be a name. */
+async function serverAddress(server: string): Promise<string> {
+  const text = server.trim();
+  if (isIP(text) !== 0) return text;
+  const parts = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(text) ?? /^([^:[\]]+)(?::(\d{1,5}))?$/.exec(text);
+  if (!parts) throw new DnsServerProblem(`--dns takes HOST or HOST:PORT, such as 127.0.0.1:53 or ns1.example.net (not "${text}").`);
+  const [, host, port] = parts as unknown as [string, string, string | undefined];
+  let address = host;
+  if (isIP(host) === 0) {
+    try {
+      address = (await lookup(host)).address;
+    } catch {
+      throw new DnsServerProblem(`The DNS server ${host} could not be found.`);
+    }
+  }
+  if (!port) return address;
+  return isIP(address) === 6 ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
+/** A --dns value that names no server; its message says what to give instead. */
+export class DnsServerProblem extends Error {}
 
 /** The TXT records at `name`, each joined from its strings; none when the name has none or does not exist. */
 async function txt(resolver: Resolver, name: string): Promise<string[]> {
@@ -33,7 +56,7 @@ const publicKeyOf = (record: string) => /(?:^|;)\s*p=([^;]*)/.exec(record)?.[1]?
 
 export async function checkMailDns(input: MailCheckInput): Promise<MailCheck[]> {
   const resolver = new Resolver({ timeout: 3_000, tries: 2 });
-  if (input.dnsServer) resolver.setServers([input.dnsServer]);
+  if (input.dnsServer) resolver.setServers([await serverAddress(input.dnsServer)]);
   const { domain } = input;
   const checks: MailCheck[] = [];
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { databaseSettings, parseEnv } from "../env";
 import { DkimKeyProblem, dkimFromEnv, dkimRecord, newDkimKey, senderDomain, txtStrings } from "../mail/dkim";
-import { checkMailDns } from "../mail/dns-check";
+import { checkMailDns, DnsServerProblem } from "../mail/dns-check";
 import { shellActor } from "../audit/trail";
 import type { Database } from "../db";
 import { liftSuppression } from "../waitlist/bounces";
@@ -109,8 +109,15 @@ async function checkCommand(args: string[], io: CliIo): Promise<number> {
   const domain = values.domain?.toLowerCase() ?? dkim?.domainName ?? (env.MAIL_FROM ? senderDomain(env.MAIL_FROM) : null);
   if (!domain) throw new UsageError("Name the sending domain: --domain DOMAIN (or set MAIL_FROM).");
   const smtpHost = env.SMTP_URL ? new URL(env.SMTP_URL).hostname : null;
-  const checks = await checkMailDns({ domain, dkim, smtpHost, dnsServer: values.dns });
-  const lines = checks.map((check) => `${check.ok ? "ok     " : "MISSING"} ${check.name.padEnd(5)} ${check.says}`);
+  let checks;
+  try {
+    checks = await checkMailDns({ domain, dkim, smtpHost, dnsServer: values.dns });
+  } catch (error) {
+    if (!(error instanceof DnsServerProblem)) throw error;
+    throw new UsageError(error.message);
+  }
+  // What DNS answered is anyone's text: control characters and escapes could fake or erase a line.
+  const lines = checks.map((check) => `${check.ok ? "ok     " : "MISSING"} ${check.name.padEnd(5)} ${terminalSafe(check.says)}`);
   const wrong = checks.filter((check) => !check.ok).length;
   const summary =
     wrong === 0 ? `${domain} is set up for mail that reaches the inbox.` : `${wrong} of ${checks.length} to fix for ${domain}.`;

@@ -7,6 +7,7 @@
 import "server-only";
 import type { Database } from "../db";
 import { utcDay } from "../time";
+import { sendingProblems } from "../waitlist/bounces";
 
 export const CHART_DAYS = [30, 90] as const;
 export type ChartDays = (typeof CHART_DAYS)[number];
@@ -29,13 +30,15 @@ export type Overview = {
   deliveries: { kind: string; pending: number; failed: number }[];
   /** Entries whose address bounced: no email goes to them (lib/waitlist/bounces.ts). */
   mailSuppressed: number;
+  /** Bursts of one refusal by the mail system in the last hour that are not about a mailbox: a sending problem. */
+  sendingProblems: { code: string; messages: number }[];
 };
 
 export async function overview(database: Database, options: { days: ChartDays; split: Split }, now = new Date()): Promise<Overview> {
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (options.days - 1)));
   const days = Array.from({ length: options.days }, (_, i) => utcDay(new Date(first.getTime() + i * 86_400_000)));
   const column = options.split === "source" ? "source" : "campaign";
-  const [totals, last24h, last7d, perDay, segments, deliveries, mailSuppressed] = await Promise.all([
+  const [totals, last24h, last7d, perDay, segments, deliveries, mailSuppressed, refused] = await Promise.all([
     database.signupDay.aggregate({ _sum: { signups: true, confirmed: true } }),
     database.waitlistEntry.count({ where: { createdAt: { gte: new Date(now.getTime() - 86_400_000) } } }),
     database.waitlistEntry.count({ where: { createdAt: { gte: new Date(now.getTime() - 7 * 86_400_000) } } }),
@@ -43,6 +46,7 @@ export async function overview(database: Database, options: { days: ChartDays; s
     database.signupSegment.findMany({ where: { signups: { gt: 0 } }, orderBy: [{ businessType: "asc" }, { companySize: "asc" }] }),
     database.outboxMessage.groupBy({ by: ["kind", "status"], where: { status: { in: ["pending", "failed"] } }, _count: { _all: true } }),
     database.waitlistEntry.count({ where: { mailSuppressedAt: { not: null } } }),
+    sendingProblems(database, now),
   ]);
 
   const byKey = new Map<string, Map<string, number>>();
@@ -76,5 +80,6 @@ export async function overview(database: Database, options: { days: ChartDays; s
     segments,
     deliveries: kinds.map((kind) => ({ kind, pending: countOf(kind, "pending"), failed: countOf(kind, "failed") })),
     mailSuppressed,
+    sendingProblems: refused,
   };
 }

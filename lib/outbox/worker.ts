@@ -53,8 +53,12 @@ export type Attempted =
       retry: boolean;
       problem: string;
       now?: boolean;
-      /** The receiver refused the recipient for good (a bounce): `onRecipientRefused` hears of it. */
-      recipientRefused?: boolean;
+      /**
+       * The receiver refused the message for good, and why (`code`, no personal data): the
+       * recipient's mailbox is gone (a bounce), or something about the message or the sending.
+       * `onRefused` hears of it.
+       */
+      refused?: { mailboxGone: boolean; code: string };
       /**
        * The channel ended the attempt at its deadline itself, or did not start it in time (the
        * sending thread keeps the deadline too): a cut-off like one the worker's own timer makes.
@@ -71,6 +75,9 @@ export type Attempted =
  */
 export type Channel = (delivery: Delivery, entry: WaitlistEntry, signal: AbortSignal, deadline: number) => Promise<Attempted>;
 
+/** A delivery a receiver refused for good: whose, and what the receiver said (Attempted's `refused`). */
+export type Refusal = { entryId: number; deliveryId: string; mailboxGone: boolean; code: string };
+
 export type DeliveryWorkerOptions = {
   channels: Partial<Record<DeliveryKind, Channel>>;
   /**
@@ -79,8 +86,8 @@ export type DeliveryWorkerOptions = {
    * time to get ready would come out of the attempt's deadline.
    */
   ready?: () => Promise<void>;
-  /** Told, after their outcomes are recorded, of the entries whose recipient a receiver refused for good. */
-  onRecipientRefused?: (database: Database, refused: { entryId: number; reason: string }[]) => Promise<void>;
+  /** Told, after their outcomes are recorded, of the deliveries a receiver refused for good (Attempted's `refused`). */
+  onRefused?: (database: Database, refused: Refusal[]) => Promise<void>;
   /** This instance's name in leases and logs. */
   owner: string;
   /** Waits before the 2nd, 3rd, ... attempt; after the last, a row fails for good. */
@@ -532,9 +539,9 @@ export class DeliveryWorker {
       );
     }
     const refused = batch.flatMap(({ delivery, outcome }) =>
-      !outcome.delivered && outcome.recipientRefused ? [{ entryId: delivery.entryId, reason: outcome.problem }] : [],
+      !outcome.delivered && outcome.refused ? [{ entryId: delivery.entryId, deliveryId: delivery.id, ...outcome.refused }] : [],
     );
-    if (refused.length > 0 && this.options.onRecipientRefused) await this.options.onRecipientRefused(this.database(), refused);
+    if (refused.length > 0 && this.options.onRefused) await this.options.onRefused(this.database(), refused);
   }
 
   /** Prunes once a minute, and at the next pass again while a batch was full; never while the site is saturated. */

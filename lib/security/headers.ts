@@ -4,7 +4,7 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
-import { ENTRY_PAGE_PATH, JOIN_PATH, LINK_AGAIN_PATH, PRIVACY_PATH } from "../content/paths";
+import { ENTRY_PAGE_PATH, JOIN_PATH, LINK_AGAIN_PATH, PRIVACY_PATH, UNSUBSCRIBE_PAGE_PATH } from "../content/paths";
 
 type CspSources = {
   /** 'sha256-…' sources of the inline scripts the page may run. */
@@ -70,7 +70,7 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * The visitor's own page (/waitlist/entry/<token>) renders on each request, so
+ * The visitor's own page (/waitlist/entry/<token>), and the unsubscribe page (/waitlist/unsubscribe/<token>), render on each request, so
  * its inline scripts cannot be hashed at build time. Each response gets the
  * site's policy with a nonce made for it instead, as strict as the hashes (no
  * 'unsafe-inline', no other source), which server.ts also hands to Next in the
@@ -124,7 +124,7 @@ const FORM_PAGES: ReadonlySet<string> = new Set([JOIN_PATH, LINK_AGAIN_PATH, PRI
 
 /** The headers of a page rendered per request, given its nonce; undefined for a prerendered page (hashes) or a route. */
 export function perRequestPageHeaders(pathname: string): ((nonce: string) => Record<string, string>) | undefined {
-  if (pathname.startsWith(`${ENTRY_PAGE_PATH}/`)) return visitorPageHeaders;
+  if (pathname.startsWith(`${ENTRY_PAGE_PATH}/`) || pathname.startsWith(`${UNSUBSCRIBE_PAGE_PATH}/`)) return visitorPageHeaders;
   if (isConsolePath(pathname)) return consolePageHeaders;
   if (FORM_PAGES.has(pathname)) return formPageHeaders;
   return undefined;

@@ -14,7 +14,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { visitHandler } from "../analytics/site";
-import { ENTRY_PAGE_PATH, VISIT_PATH } from "../content/paths";
+import { ENTRY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH, UNSUBSCRIBE_PATH, VISIT_PATH } from "../content/paths";
 import { withinRequestScope, type RequestScope } from "../db/request-scope";
 import type { Env } from "../env";
 import { methodsNotAllowed, REQUEST_ID_HEADER, retryLater, textErrorHeaders, type ErrorCode } from "../http";
@@ -49,9 +49,20 @@ type FrontDoorOptions = {
   invalidEntryLink?: InvalidEntryLinkPage;
 };
 
-/** The path as logged: a visitor's page without its token (the token is the key to their data). */
+/** Paths whose next segment is a visitor's token: the key to their data, or to stopping their mail. */
+const TOKEN_PATHS = [ENTRY_PAGE_PATH, UNSUBSCRIBE_PATH, UNSUBSCRIBE_PAGE_PATH];
+/** A signed token anywhere else (a public id and its signature): never logged either. */
+const SIGNED_TOKEN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[A-Za-z0-9_-]+/gi;
+
+/** The path as logged: with ":token" for any visitor's token, whole or cut short. */
 function routeOf(pathname: string): string {
-  return pathname.startsWith(`${ENTRY_PAGE_PATH}/`) ? `${ENTRY_PAGE_PATH}/:token` : pathname.slice(0, 200);
+  const prefix = TOKEN_PATHS.find((path) => pathname.startsWith(`${path}/`));
+  if (prefix) {
+    const after = pathname.slice(prefix.length + 1);
+    const slash = after.indexOf("/");
+    return `${prefix}/:token${slash < 0 ? "" : after.slice(slash)}`.replace(SIGNED_TOKEN, ":token").slice(0, 200);
+  }
+  return pathname.replace(SIGNED_TOKEN, ":token").slice(0, 200);
 }
 
 /**

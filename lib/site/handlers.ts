@@ -70,14 +70,20 @@ export function handleEntryAction(request: Request): Promise<Response> {
 
 /** POST /api/mail/bounces: a delivery status notification from the mail server (lib/waitlist/bounces.ts). */
 export function handleBounce(request: Request): Promise<Response> {
-  return singleton("bounce handler", () => createBounceHandler({ secret: parseEnv().MAIL_BOUNCE_SECRET, database: getDatabase }))(request);
+  return singleton("bounce handler", () => {
+    const env = parseEnv();
+    return createBounceHandler({
+      secret: env.MAIL_BOUNCE_SECRET,
+      bounceAddress: env.MAIL_BOUNCE_ADDRESS,
+      siteSecret,
+      database: getDatabase,
+    });
+  })(request);
 }
 
-/** UNSUBSCRIBE_PATH/<token>: POST unsubscribes with one click, GET leads to the visitor's page. */
+/** UNSUBSCRIBE_PATH/<token>: POST unsubscribes with one click, GET leads to the unsubscribe page. */
 export function unsubscribeHandlers() {
-  return singleton("unsubscribe handlers", () =>
-    createUnsubscribeHandlers({ siteUrl: parseEnv().SITE_URL, secret: siteSecret(), database: getDatabase }),
-  );
+  return singleton("unsubscribe handlers", () => createUnsubscribeHandlers({ secret: siteSecret(), database: getDatabase }));
 }
 
 /**

@@ -1,63 +1,128 @@
 /**
- * Delivery status notifications (RFC 3464) handed to POST /api/mail/bounces by the mail server
- * (./bounces.ts says what a suppression is). Its own module: mailparser is heavy, and only the
- * site's route needs it, not the operator tool.
+ * Reports of undelivered mail (delivery status notifications, RFC 3464 and RFC 6533's UTF-8 form)
+ * handed to POST /api/mail/bounces by the mail server (./bounces.ts says what a suppression is).
+ *
+ * A report counts only for a message the site sent, and only for that message's recipient. Each
+ * message to a visitor goes out with an envelope sender of its own (lib/mail/bounce-address.ts),
+ * so its report comes back to that address, which the mail server's pipe passes on
+ * (X-Original-To) and writes into the message (X-Original-To, Delivered-To, Envelope-To). The tag
+ * must check out with the site's secret, name an email the site delivered, not have been counted
+ * before, and the report must name that email's address: anyone else's report (a forged one, one
+ * about another address, the same one sent again) changes nothing, and is logged as one line.
+ *
+ * Its own module: mailparser is heavy, and only the site's route needs it, not the operator tool.
  */
 import "server-only";
 import { timingSafeEqual } from "node:crypto";
-import { simpleParser } from "mailparser";
+import { simpleParser, type ParsedMail } from "mailparser";
 import { isTemporary, type Database } from "../db";
-import { errorAnswer, json, readBoundedText, retryLater, TOO_LARGE } from "../http";
+import { errorAnswer, json, readBoundedBytes, retryLater, TOO_LARGE } from "../http";
+import { deliveryIdOfBounceAddress } from "../mail/bounce-address";
 import { errorFields, log } from "../log";
-import { suppressEntries } from "./bounces";
-import { normalizeEmail } from "./schema";
+import { isMailboxGone } from "./bounce-codes";
+import { countSendingRefusals, logSuppressed, suppressWith } from "./bounces";
 
-/** One recipient's report in a delivery status notification (RFC 3464's per-recipient fields). */
-type DsnRecipient = { recipient: string; action: string; status: string };
+/** The header the documented pipe passes the address a report arrived at in (Postfix's $ORIGINAL_RECIPIENT). */
+const ENVELOPE_RECIPIENT_HEADER = "x-original-to";
+/** The headers a mail server writes the address it delivered to into, newest first. */
+const DELIVERED_TO_HEADERS = ["x-original-to", "delivered-to", "envelope-to"];
 
-/** The per-recipient reports of a delivery status notification; none when the message is not one. */
-async function readDsn(raw: string): Promise<DsnRecipient[]> {
-  // keepDeliveryStatus: the report as a part of its own, not folded into the text.
-  const parsed = await simpleParser(raw, { keepDeliveryStatus: true });
-  const report = parsed.attachments.find((part) => part.contentType === "message/delivery-status");
+/** One recipient's report in a notification (RFC 3464's per-recipient fields). */
+type RecipientReport = { finalRecipient: string; originalRecipient: string; action: string; status: string };
+
+/** An address field's value without its type: "rfc822; a@b" or RFC 6533's "utf-8; a@b" (with \x{HEX} escapes). */
+function addressOf(field: string): string {
+  const [type, ...rest] = field.split(";");
+  const address = rest.join(";").trim();
+  if (!address) return "";
+  return type!.trim().toLowerCase() === "utf-8"
+    ? address.replace(/\\x\{([0-9a-f]{1,6})\}/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+    : address;
+}
+
+/** The per-recipient reports of a notification; none when the message is not one. */
+function recipientReports(parsed: ParsedMail): RecipientReport[] {
+  const report = parsed.attachments.find((part) => /^message\/(global-)?delivery-status$/i.test(part.contentType));
   if (!report) return [];
-  // The fields are header-like lines, in groups separated by blank lines; the first group is about the message.
+  // Header-like lines in groups separated by blank lines; the first group is about the message.
   const groups = report.content
     .toString("utf8")
     .replace(/\r\n/g, "\n")
     .split(/\n\s*\n/);
   return groups.slice(1).flatMap((group) => {
     const field = (name: string) => new RegExp(`^${name}:\\s*(.+)$`, "im").exec(group)?.[1]?.trim() ?? "";
-    const recipient = (field("Final-Recipient") || field("Original-Recipient")).replace(/^rfc822;\s*/i, "");
-    return recipient ? [{ recipient, action: field("Action").toLowerCase(), status: field("Status") }] : [];
+    const finalRecipient = addressOf(field("Final-Recipient"));
+    const originalRecipient = addressOf(field("Original-Recipient"));
+    return finalRecipient || originalRecipient
+      ? [{ finalRecipient, originalRecipient, action: field("Action").toLowerCase(), status: field("Status") }]
+      : [];
   });
 }
 
-/** The entries whose addresses a notification reports as failed for good, suppressed; returns how many. */
-async function suppressFromDsn(database: Database, reports: DsnRecipient[], now = new Date()): Promise<number> {
-  const failed = reports.filter((report) => report.action === "failed" && /^5\.\d{1,3}\.\d{1,3}$/.test(report.status));
-  if (failed.length === 0) return 0;
-  const entries = await database.waitlistEntry.findMany({
-    where: { emailNormalized: { in: failed.map((report) => normalizeEmail(report.recipient)) }, mailSuppressedAt: null },
-    select: { id: true, emailNormalized: true },
+/** The addresses a report was delivered to: the pipe's word first, then what the mail server wrote into it. */
+function deliveredTo(request: Request, parsed: ParsedMail): string[] {
+  const fromPipe = request.headers.get(ENVELOPE_RECIPIENT_HEADER);
+  const written = parsed.headerLines.filter((line) => DELIVERED_TO_HEADERS.includes(line.key)).map((line) => line.line);
+  return [fromPipe ?? "", ...written].flatMap((text) => text.match(/[^\s<>:,;"]+@[^\s<>:,;"]+/g) ?? []);
+}
+
+/** Why a report changed nothing, in the log line and the answer. */
+type Ignored = "not_tied" | "not_sent" | "already_counted" | "other_address";
+
+type Outcome = { suppressed: number; ignored?: Ignored; status?: string };
+
+/** What the report tied to delivery `deliveryId` does: suppress its recipient, count a refusal, or nothing. */
+async function applyReport(database: Database, deliveryId: string, reports: RecipientReport[], now: Date): Promise<Outcome> {
+  const delivery = await database.outboxMessage.findUnique({
+    where: { id: deliveryId },
+    select: { kind: true, status: true, entryId: true, bouncedAt: true, entry: { select: { email: true } } },
   });
-  const statusOf = new Map(failed.map((report) => [normalizeEmail(report.recipient), report.status]));
-  await suppressEntries(
-    database,
-    entries.map((entry) => ({ entryId: entry.id, reason: `DSN ${statusOf.get(entry.emailNormalized)}` })),
-    now,
+  if (!delivery || delivery.kind !== "email" || delivery.status !== "delivered") return { suppressed: 0, ignored: "not_sent" };
+  if (delivery.bouncedAt) return { suppressed: 0, ignored: "already_counted" };
+  // The address exactly as it was mailed (case aside): a report about another spelling of the
+  // same mailbox is about another message.
+  const address = delivery.entry.email.trim().toLowerCase();
+  const about = reports.find((report) =>
+    [report.finalRecipient, report.originalRecipient].some((named) => named.toLowerCase() === address),
   );
-  return entries.length;
+  if (!about) return { suppressed: 0, ignored: "other_address" };
+  // A delay, or a failure that may pass: nothing to do, and a later final report still counts.
+  if (about.action !== "failed" || !/^5\.\d{1,3}\.\d{1,3}$/.test(about.status)) return { suppressed: 0, status: about.status };
+
+  const gone = isMailboxGone(about.status);
+  const counted = await database.$transaction(async (tx) => {
+    // The write first: a transaction that reads before it writes gets no wait for SQLite's lock.
+    const marked = await tx.outboxMessage.updateMany({ where: { id: deliveryId, bouncedAt: null }, data: { bouncedAt: now } });
+    if (marked.count === 0) return false;
+    if (gone) await suppressWith(tx, [{ entryId: delivery.entryId, reason: `DSN ${about.status}` }], now);
+    return true;
+  });
+  if (!counted) return { suppressed: 0, ignored: "already_counted" };
+  if (gone) logSuppressed([delivery.entryId]);
+  else await countSendingRefusals(database, [`DSN ${about.status}`], now);
+  return { suppressed: gone ? 1 : 0, status: about.status };
 }
 
 /** A notification is a few KiB with the original message's headers; the server takes no body over 64 KiB. */
-const MAX_DSN_BYTES = 64 * 1024;
+const MAX_REPORT_BYTES = 64 * 1024;
+
+type BounceHandlerOptions = {
+  secret: string | undefined;
+  /** MAIL_BOUNCE_ADDRESS: the mailbox the tagged envelope senders are made from. */
+  bounceAddress: string | undefined;
+  /** The site's secret, which signs the tags. */
+  siteSecret: () => string;
+  database: () => Database;
+  now?: () => Date;
+};
 
 /**
- * POST /api/mail/bounces: a delivery status notification as the mail server received it (the raw
- * message), with `Authorization: Bearer <MAIL_BOUNCE_SECRET>`. Answers how many entries it suppressed.
+ * POST /api/mail/bounces: a report as the mail server received it (the raw message), with
+ * `Authorization: Bearer <MAIL_BOUNCE_SECRET>` and the address it arrived at in X-Original-To.
+ * Answers how many recipients it named, how many entries it suppressed and how many of its
+ * recipients it ignored (with why, when the whole report was).
  */
-export function createBounceHandler(options: { secret: string | undefined; database: () => Database }) {
+export function createBounceHandler(options: BounceHandlerOptions) {
   const expected = options.secret ? Buffer.from(`Bearer ${options.secret}`) : null;
   return async function handleBounce(request: Request): Promise<Response> {
     const given = Buffer.from(request.headers.get("authorization") ?? "");
@@ -70,18 +135,50 @@ export function createBounceHandler(options: { secret: string | undefined; datab
           : "Bounces are not taken here: MAIL_BOUNCE_SECRET is not set.",
       );
     }
-    const raw = await readBoundedText(request, MAX_DSN_BYTES);
+    // Bytes, not text: reports in 8-bit charsets are common, and mailparser decodes each part by its own charset.
+    const raw = await readBoundedBytes(request, MAX_REPORT_BYTES);
     if (raw === TOO_LARGE) return errorAnswer(413, "too_large", "A notification is at most 64 KiB.");
-    if (typeof raw !== "string") return errorAnswer(400, "unreadable_body", "Send the notification as the raw message.");
+    if (!(raw instanceof Uint8Array)) return errorAnswer(400, "unreadable_body", "Send the notification as the raw message.");
+    let parsed: ParsedMail;
     try {
-      const reports = await readDsn(raw);
-      const suppressed = await suppressFromDsn(options.database(), reports);
-      return json(200, { reports: reports.length, suppressed });
+      parsed = await simpleParser(Buffer.from(raw), { keepDeliveryStatus: true });
+    } catch (error) {
+      // mailsplit's limits (more than 1,000 parts, a 1 MiB header): too large, whatever its bytes.
+      if ((error as { code?: unknown }).code === "EMAXLEN") return errorAnswer(413, "too_large", "That notification has too many parts.");
+      return errorAnswer(400, "unreadable_body", "That notification could not be read as a message.");
+    }
+    const reports = recipientReports(parsed);
+    if (reports.length === 0) return json(200, { reports: 0, suppressed: 0, ignored: 0 });
+
+    const deliveryId = options.bounceAddress
+      ? deliveredTo(request, parsed)
+          .map((address) => deliveryIdOfBounceAddress(address, options.bounceAddress!, options.siteSecret()))
+          .find((id) => id !== null)
+      : undefined;
+    let outcome: Outcome;
+    try {
+      outcome = deliveryId
+        ? await applyReport(options.database(), deliveryId, reports, options.now?.() ?? new Date())
+        : { suppressed: 0, ignored: "not_tied" };
     } catch (error) {
       if (isTemporary(error))
         return errorAnswer(503, "temporarily_unavailable", "The database is busy; send the notification again.", { headers: retryLater() });
       log.error({ fault: "unexpected", ...errorFields(error) }, "a bounce could not be read");
       return errorAnswer(500, "unexpected", "Something went wrong on our side.");
     }
+    if (outcome.ignored) {
+      // One line per report, however many recipients it names; ids and counts only.
+      log.warn(
+        {
+          fault: "bounce_ignored",
+          reason: outcome.ignored,
+          recipients: reports.length,
+          ...(deliveryId ? { delivery_id: deliveryId } : {}),
+        },
+        "a report of undelivered mail was ignored: it is not tied to a message the site sent to the address it names",
+      );
+      return json(200, { reports: reports.length, suppressed: 0, ignored: reports.length, reason: outcome.ignored });
+    }
+    return json(200, { reports: reports.length, suppressed: outcome.suppressed, ignored: reports.length - 1 });
   };
 }

@@ -15,10 +15,11 @@ import { createTransport } from "nodemailer";
 import { FIGURES, SITE } from "../content/site";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import type { Attempted, Channel, Delivery } from "../outbox/worker";
-import { isRecipientRefused } from "./bounce-codes";
+import { smtpRefusalOf } from "./bounce-codes";
 import { entryToken, entryUrl, MAIL_SUPPRESSED_PROBLEM, UNSUBSCRIBED_PROBLEM, unsubscribeHeaders } from "./entry-link";
 import { shownFields, signupOf } from "./fields";
 import { emailHtml, escapeHtml, plain } from "../mail/html";
+import { taggedBounceAddress } from "../mail/bounce-address";
 import { transportOptionsOf } from "../mail/smtp";
 import type { DkimSettings } from "../mail/dkim";
 
@@ -84,15 +85,14 @@ export type MailOptions = {
   maxConnections?: number;
   /** Signs every message (lib/mail/dkim.ts); null or unset: unsigned. */
   dkim?: DkimSettings | null;
-  /** The envelope sender (Return-Path), where bounces come back (MAIL_BOUNCE_ADDRESS); unset: MAIL_FROM. */
+  /** SMTP_ALLOW_PLAINTEXT_AUTH: the credentials may cross a connection without TLS (lib/mail/smtp.ts). */
+  allowPlaintextAuth?: boolean;
+  /**
+   * Where reports of undelivered mail come back (MAIL_BOUNCE_ADDRESS): each message's envelope
+   * sender is this address tagged with the message's own id (lib/mail/bounce-address.ts). Unset: MAIL_FROM.
+   */
   returnPath?: string;
 };
-
-/** An SMTP answer in the 500s says this message will never be accepted; anything else may pass later. */
-function isPermanent(error: unknown): boolean {
-  const code = (error as { responseCode?: unknown }).responseCode;
-  return typeof code === "number" && code >= 500 && code < 600;
-}
 
 /**
  * Which message a delivery of kind "email" is: the confirmation for "created", others
@@ -138,7 +138,9 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
         html: email.html,
         // The same on every attempt, so a mail system that got it once can tell a repeat.
         messageId: `<${delivery.id}@${messageHost}>`,
-        ...(options.returnPath ? { envelope: { from: options.returnPath, to: entry.email } } : {}),
+        ...(options.returnPath
+          ? { envelope: { from: taggedBounceAddress(options.returnPath, delivery.id, options.secret), to: entry.email } }
+          : {}),
         // One click in the mail program stops all mail to the entry (RFC 8058; ./unsubscribe.ts).
         headers: { "Auto-Submitted": "auto-generated", ...unsubscribeHeaders(options.siteUrl, options.secret, entry.publicId) },
         // The whole conversation (connection, greeting, data) ends at the attempt's deadline:
@@ -147,13 +149,14 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
       });
       return { delivered: true };
     } catch (error) {
-      const code = (error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code ?? "error";
-      // A recipient refused for good (./bounces.ts) is suppressed by the worker: nothing more is sent to it.
+      // A 5xx is final for this message; the worker suppresses the entry only when it says the
+      // mailbox is gone (./bounces.ts). Anything else (a 4xx, no connection) is tried again.
+      const refused = smtpRefusalOf(error as object);
+      if (refused) return { delivered: false, retry: false, problem: `SMTP ${refused.code}`, refused };
       return {
         delivered: false,
-        retry: !isPermanent(error),
-        problem: `SMTP ${code}`,
-        recipientRefused: isRecipientRefused(error as object) || undefined,
+        retry: true,
+        problem: `SMTP ${(error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code ?? "error"}`,
       };
     }
   };

@@ -19,7 +19,7 @@ import { singleton } from "../singleton";
 import type { ChannelSettings } from "./channels";
 import { owingNewSignups } from "./signup-deliveries";
 import { dkimFromEnv } from "../mail/dkim";
-import { suppressEntries } from "./bounces";
+import { recordRefusals } from "./bounces";
 
 /** The name leases and logs carry: INSTANCE_ID, or the host name and process id. */
 function instanceName(env: Env): string {
@@ -46,6 +46,7 @@ function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
           siteUrl: env.SITE_URL,
           maxConnections: env.MAIL_MAX_CONNECTIONS,
           dkim: dkimFromEnv(env),
+          allowPlaintextAuth: env.SMTP_ALLOW_PLAINTEXT_AUTH,
           returnPath: env.MAIL_BOUNCE_ADDRESS,
         }
       : undefined,
@@ -66,8 +67,8 @@ function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
     // Twice the mail connections, so that each connection has its next message waiting.
     maxInFlight: Math.max(100, 2 * env.MAIL_MAX_CONNECTIONS),
     owe: owingNewSignups(siteSecret()),
-    // A recipient refused for good gets nothing more (./bounces.ts).
-    onRecipientRefused: (database, refused) => suppressEntries(database, refused),
+    // A mailbox that is gone gets nothing more; other refusals are counted as sending problems (./bounces.ts).
+    onRefused: (database, refused) => recordRefusals(database, refused),
     // A saturated site serves its visitors first; what is owed goes out as soon as it eases.
     yieldAbove: SATURATED_ABOVE,
   });

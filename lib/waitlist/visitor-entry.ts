@@ -45,8 +45,10 @@ export async function entryByLink<T>(
   secret: string,
   find: (publicId: string) => Promise<T | null>,
   what: string,
+  /** What the token must be signed for: the visitor's page (and its download), or unsubscribing. */
+  purpose: "entry" | "unsubscribe" = "entry",
 ): Promise<ByLink<T>> {
-  const publicId = publicIdFromToken(secret, token);
+  const publicId = publicIdFromToken(secret, token, purpose);
   if (!publicId) return { state: "invalid" };
   let entry;
   try {

@@ -7,13 +7,18 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { SMTPServer } from "smtp-server";
 import { describe, expect, it } from "vitest";
 import { BENCH_SECRET, ensureBuild, freshDatabase, serverEntry } from "@/bench/support/site-server";
 
 /** Runs the server as `npm start` does until it exits: its exit code and everything it wrote. */
-async function serverUntilExit(port: number, databaseFile: string): Promise<{ code: number | null; output: string }> {
+async function serverUntilExit(
+  port: number,
+  databaseFile: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [...(await serverEntry()), "--port", String(port)], {
-    env: { ...process.env, DATABASE_URL: `file:${databaseFile}`, WAITLIST_SECRET: BENCH_SECRET, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, DATABASE_URL: `file:${databaseFile}`, WAITLIST_SECRET: BENCH_SECRET, NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -55,6 +60,38 @@ describe("the server started without its database file (not migrated)", () => {
       expect(existsSync(databaseFile)).toBe(false);
     } finally {
       rmSync(directory, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe("the server told to log in to a mail server that offers no TLS (issue 61)", () => {
+  it("refuses to start in one sentence, before the password is sent", async () => {
+    ensureBuild();
+    const databaseFile = freshDatabase("servers-plaintext-smtp");
+    const heard: string[] = [];
+    const smtp = new SMTPServer({
+      logger: false,
+      disabledCommands: ["STARTTLS"],
+      allowInsecureAuth: true,
+      onAuth(auth, _session, callback) {
+        heard.push(auth.username ?? "");
+        callback(null, { user: auth.username });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+    const smtpPort = (smtp.server.address() as { port: number }).port;
+    try {
+      const { code, output } = await serverUntilExit(3297, databaseFile, {
+        SMTP_URL: `smtp://mailer:pw@127.0.0.1:${smtpPort}`,
+        MAIL_FROM: "FieldCrew <hello@fieldcrew.example>",
+      });
+      expect(code).toBe(1);
+      expect(output).toContain(`SMTP_URL has a user and password, but 127.0.0.1:${smtpPort} does not offer STARTTLS`);
+      expect(output).toContain("SMTP_ALLOW_PLAINTEXT_AUTH=true");
+      expect(output).not.toMatch(/\n\s+at /);
+      expect(heard).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
     }
   }, 120_000);
 });

@@ -200,6 +200,23 @@ export default async function OverviewPage({ searchParams }: Props) {
               </tbody>
             </table>
           )}
+          {data.sendingProblems.length > 0 && (
+            <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+              <p className="font-semibold">The mail system is refusing our email</p>
+              <ul className="mt-1 list-disc pl-5">
+                {data.sendingProblems.map((problem) => (
+                  <li key={problem.code}>
+                    {number(problem.messages)} in the last hour: {problem.code}
+                  </li>
+                ))}
+              </ul>
+              <p className="mt-1">
+                This is about how we send (the relay, a policy, the sender&apos;s address or signature), not about the recipients: no
+                address was marked as bounced. Fix the sending, then send the failed emails again (npm run waitlist -- redeliver
+                --all-failed).
+              </p>
+            </div>
+          )}
           <p className="mt-3 text-sm text-slate-600">
             Addresses that bounced (no email goes to them):{" "}
             {data.mailSuppressed > 0 ? (

@@ -3,7 +3,7 @@ import { unsubscribeHandlers } from "@/lib/site/handlers";
 
 type Context = { params: Promise<{ token: string }> };
 
-// POST: one-click unsubscribe (RFC 8058, a mailbox provider's button); GET: the visitor's page, nothing changed.
+// POST: one-click unsubscribe (RFC 8058, a mailbox provider's button); GET: the unsubscribe page, nothing changed.
 export const POST = async (request: Request, { params }: Context) => unsubscribeHandlers().POST(request, (await params).token);
 export const GET = async (request: Request, { params }: Context) => unsubscribeHandlers().GET(request, (await params).token);
 
