@@ -26,7 +26,10 @@ test.describe("POST /api/waitlist on the production server", () => {
     const response = await request.get("/api/waitlist");
     expect(response.status()).toBe(405);
     expect(response.headers()["allow"]).toBe("POST");
-    expect(await response.json()).toEqual({ error: "Use POST to join the waitlist.", code: "method_not_allowed" });
+    expect(await response.json()).toEqual({
+      error: "This address does not take that method. Use POST to join the waitlist.",
+      code: "method_not_allowed",
+    });
   });
 
   test("refuses before Next what no route takes, with the code of every error answer", async ({ request }) => {

@@ -164,9 +164,7 @@ test.describe("the operator console", () => {
     await lost.goto("/operator/account");
     await addVirtualAuthenticator(lost);
     await lost.getByRole("button", { name: "Add a passkey" }).click();
-    await expect(
-      lost.getByRole("alert").filter({ hasText: "Adding a passkey needs a passkey sign-in within the last 10 minutes" }),
-    ).toBeVisible();
+    await expect(lost.getByRole("alert").filter({ hasText: "This needs a passkey sign-in within the last 10 minutes" })).toBeVisible();
     expect(
       withTestDatabase(
         (sqlite) =>

@@ -150,7 +150,7 @@ test.describe("roles and the fresh sign-in", () => {
       },
       data: saved.postDataBuffer()!,
     });
-    expect(await replay.text()).toContain("This request did not come from a console page, so nothing was changed.");
+    expect(await replay.text()).toContain("This request did not come from one of this site's pages, so nothing was changed.");
     expect(edits()).toBe(1);
 
     // An admin whose sign-in is not fresh: sent to confirm, nothing saved.
@@ -168,7 +168,7 @@ test.describe("roles and the fresh sign-in", () => {
     await page.context().clearCookies();
     await page.context().addCookies([memberCookie]);
     await page.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Your role (member) does not include this" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "Your role does not include this" })).toBeVisible();
     expect(edits()).toBe(1);
     await memberContext.close();
   });

@@ -20,7 +20,7 @@ import { CONFIRMATION_SUBJECT, confirmationEmail, confirmationEmailChannel } fro
 import { publicIdFromToken } from "@/lib/waitlist/entry-link";
 import { ENTRY_PAGE_PATH } from "@/lib/content/paths";
 import { oweNewSignups, owingNewSignups } from "@/lib/waitlist/signup-deliveries";
-import { createSignupHandler } from "@/lib/waitlist/handler";
+import { signUpEndpoint } from "./support/sign-up";
 import { removeEntry } from "@/lib/waitlist/visitor-entry";
 import { setUpTestDatabase } from "./support/database";
 import { testSecret } from "./support/challenge";
@@ -50,7 +50,7 @@ beforeEach(() => {
 });
 
 /** The real handler, owing a confirmation email for each new sign-up. */
-const post = createSignupHandler({
+const post = signUpEndpoint({
   secret: testSecret(),
   minSubmitMs: 0,
   siteUrl: "http://localhost:3000",

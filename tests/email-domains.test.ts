@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db";
 import { refusedDomain } from "@/lib/waitlist/email-domains";
-import { createSignupHandler, type SignupHandlerOptions } from "@/lib/waitlist/handler";
+import { signUpEndpoint, type SignUpOptions } from "./support/sign-up";
 import { SharedRateLimiter } from "@/lib/security/rate-limit";
 import { countEntries, setUpTestDatabase } from "./support/database";
 import { testSecret } from "./support/challenge";
@@ -14,8 +14,8 @@ import { answerOf, jsonRequest, signupBody } from "./support/requests";
 
 setUpTestDatabase();
 
-function handler(overrides: Partial<SignupHandlerOptions> = {}) {
-  return createSignupHandler({
+function handler(overrides: Partial<SignUpOptions> = {}) {
+  return signUpEndpoint({
     secret: testSecret(),
     minSubmitMs: 0,
     siteUrl: "https://fieldcrew.example",

@@ -184,7 +184,7 @@ describe("refusals before Next", () => {
     expect(answer.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(answer.headers.get("x-error-code")).toBe("not_found");
     expect(answer.headers.get("cache-control")).toBe("no-store");
-    expect(await answer.text()).toBe("That address is not valid.");
+    expect(await answer.text()).toBe("There is nothing here. That address is not valid.");
   });
 });
 

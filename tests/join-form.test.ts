@@ -9,7 +9,7 @@ import { PRIVACY_NOTICE_VERSION } from "@/lib/content/privacy";
 import { captureLog } from "@/lib/log";
 import { solve } from "@/lib/waitlist/challenge";
 import { issueChallenge } from "@/lib/waitlist/challenge-token";
-import { createSignupHandler, type SignupHandlerOptions } from "@/lib/waitlist/handler";
+import { signUpServices, type SignUpOptions } from "./support/sign-up";
 import { firstJoinState, joinByForm, joinSource } from "@/lib/waitlist/join-form";
 import { NEW_QUESTION_INTENT, type JoinFormState } from "@/lib/waitlist/join-state";
 import { VISITOR_MESSAGES } from "@/lib/waitlist/messages";
@@ -34,8 +34,8 @@ beforeEach(() => {
 });
 afterEach(() => captured.stop());
 
-function handler(overrides: Partial<SignupHandlerOptions> = {}) {
-  return createSignupHandler({
+function handler(overrides: Partial<SignUpOptions> = {}) {
+  return signUpServices({
     secret: SECRET,
     minSubmitMs: 3_000,
     siteUrl: SITE,
@@ -73,7 +73,7 @@ function headers(extra: Record<string, string> = {}): Headers {
 }
 
 function post(data: FormData, options: { headers?: Headers; handle?: ReturnType<typeof handler> } = {}) {
-  return joinByForm(data, { headers: options.headers ?? headers(), handleSignup: options.handle ?? handler(), secret: SECRET, now: clock });
+  return joinByForm(data, { headers: options.headers ?? headers(), services: options.handle ?? handler() });
 }
 
 function asForm(state: JoinFormState) {

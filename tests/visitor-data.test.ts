@@ -126,13 +126,13 @@ describe("download my data", () => {
     expect(await removeEntry(getDatabase(), { id: entry.id }, "visitor")).toBe(true);
     const response = await download(token);
     expect(response.status).toBe(404);
-    expect(await response.text()).toBe("This entry is no longer on the waitlist, so we hold nothing about it.");
+    expect(await response.text()).toBe("This entry is no longer on the waitlist. We hold nothing about it.");
   });
 
   it("takes GET only", async () => {
     const response = await route.POST();
     expect(response.status).toBe(405);
-    expect(response.headers.get("allow")).toBe("GET");
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
   });
 });
 

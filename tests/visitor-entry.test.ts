@@ -182,7 +182,7 @@ describe("POST /api/waitlist/entry", () => {
       }),
     );
     expect(json.status).toBe(415);
-    const get = route.GET();
+    const get = await route.GET();
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
   });

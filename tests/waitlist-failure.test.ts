@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/waitlist/route";
-import { API_ERRORS } from "@/lib/waitlist/messages";
+import { errorMessage } from "@/lib/http";
 import { getDatabase } from "@/lib/db";
 import { captureLog } from "@/lib/log";
 import { holdWriteLock, setUpTestDatabase, storedEntries } from "./support/database";
@@ -120,7 +120,7 @@ describe("POST /api/waitlist when the database is temporarily unavailable", () =
       for (const response of answers) {
         expect(response.status).toBe(503);
         expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
-        expect(await response.json()).toEqual({ error: API_ERRORS.temporarily_unavailable, code: "temporarily_unavailable" });
+        expect(await response.json()).toEqual({ error: errorMessage("temporarily_unavailable"), code: "temporarily_unavailable" });
       }
       expect(captured.lines).toContainEqual(expect.objectContaining({ fault: "database_busy" }));
       await lock.release();

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createSignupHandler } from "@/lib/waitlist/handler";
+import { signUpEndpoint } from "./support/sign-up";
 import { LIMITS } from "@/lib/waitlist/schema";
 import { SharedRateLimiter } from "@/lib/security/rate-limit";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
@@ -16,7 +16,7 @@ import { ENDPOINT_URL, validSignup } from "./support/requests";
 
 setUpTestDatabase();
 
-const post = createSignupHandler({
+const post = signUpEndpoint({
   secret: testSecret(),
   minSubmitMs: 0,
   siteUrl: "http://localhost:3000",

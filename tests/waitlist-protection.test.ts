@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { captureLog } from "@/lib/log";
 import { createChallenge, solve } from "@/lib/waitlist/challenge";
 import { CHALLENGE_TTL_MS, issueChallenge } from "@/lib/waitlist/challenge-token";
-import { createChallengeHandler, createSignupHandler, type SignupHandlerOptions } from "@/lib/waitlist/handler";
+import { challengeEndpoint, signUpEndpoint, type SignUpOptions } from "./support/sign-up";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/security/client-address";
 import { SharedRateLimiter } from "@/lib/security/rate-limit";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
@@ -28,8 +28,8 @@ beforeEach(() => {
 });
 afterEach(() => captured.stop());
 
-function handler(overrides: Partial<SignupHandlerOptions> = {}) {
-  return createSignupHandler({
+function handler(overrides: Partial<SignUpOptions> = {}) {
+  return signUpEndpoint({
     secret: SECRET,
     minSubmitMs: 0,
     siteUrl: "https://fieldcrew.example",
@@ -59,7 +59,7 @@ async function expectNothingStored(post: (request: Request) => Promise<Response>
 
 describe("the security question", () => {
   it("is issued with a token and an expiry, and a fresh one answers correctly", async () => {
-    const issue = createChallengeHandler({ secret: SECRET, now: () => clock });
+    const issue = challengeEndpoint({ secret: SECRET, now: () => clock });
     const response = issue(new Request("http://localhost/api/waitlist/challenge"));
     expect(response.headers.get("cache-control")).toBe("no-store");
     const issued = (await response.json()) as ReturnType<typeof issueChallenge>;

@@ -83,7 +83,7 @@ describe("POST /api/waitlist", () => {
     ["invalid UTF-8", new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])],
   ])("answers 400 to a body that is %s", async (_, body) => {
     const answer = await expectRefused(jsonRequest(body), 400);
-    expect(answer.body.error).toBe("The request body must be valid JSON.");
+    expect(answer.body.error).toBe("The request's body must be valid JSON.");
   });
 
   it.each([
@@ -93,7 +93,7 @@ describe("POST /api/waitlist", () => {
     ["a string", '"hello"'],
   ])("answers 400 to JSON that is %s", async (_, body) => {
     const answer = await expectRefused(jsonRequest(body), 400);
-    expect(answer.body.error).toBe("The request body must be a JSON object with the sign-up fields.");
+    expect(answer.body.error).toBe("The request's body must be a JSON object.");
   });
 
   it.each([null, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp"])(
@@ -137,10 +137,13 @@ describe("POST /api/waitlist", () => {
 
   it.each(["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"] as const)("answers %s with 405 and an Allow header", async (method) => {
     const before = await countEntries();
-    const response = route[method]();
+    const response = await route[method]();
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("POST");
-    expect(await response.json()).toEqual({ error: "Use POST to join the waitlist.", code: "method_not_allowed" });
+    expect(await response.json()).toEqual({
+      error: "This address does not take that method. Use POST to join the waitlist.",
+      code: "method_not_allowed",
+    });
     expect(await countEntries()).toBe(before);
   });
 

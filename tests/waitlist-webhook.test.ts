@@ -13,7 +13,7 @@ import { createDatabase, getDatabase } from "@/lib/db";
 import { databaseSettings, parseEnv } from "@/lib/env";
 import { DeliveryWorker, type Channel } from "@/lib/outbox/worker";
 import { SharedRateLimiter } from "@/lib/security/rate-limit";
-import { createSignupHandler } from "@/lib/waitlist/handler";
+import { signUpEndpoint } from "./support/sign-up";
 import { oweNewSignups, owingNewSignups } from "@/lib/waitlist/signup-deliveries";
 import { SIGNUP_EVENT, webhookChannel } from "@/lib/waitlist/webhook";
 import { countEntries, setUpTestDatabase, storedEntries } from "./support/database";
@@ -87,7 +87,7 @@ function workerFor(channel: Channel, options: { owner?: string; leaseMs?: number
 
 /** The real handler, owing a webhook for each new sign-up; deliveries are started by the test. */
 function handler(options: { afterResponse?: (work: () => void) => void; deliverSoon?: () => void } = {}) {
-  return createSignupHandler({
+  return signUpEndpoint({
     secret: testSecret(),
     minSubmitMs: 0,
     siteUrl: "http://localhost:3000",

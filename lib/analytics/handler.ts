@@ -151,31 +151,29 @@ export function createVisitHandler(options: VisitHandlerOptions) {
   /** The answer to a failure before an event is queued (the day's salt): 503 for a temporary one, else logged and 500. */
   function failed(error: unknown): Response {
     if (isTemporary(error)) {
-      return errorAnswer(503, "temporarily_unavailable", "Visits cannot be counted right now. Try again shortly.", {
-        headers: retryLater(),
-      });
+      return errorAnswer("temporarily_unavailable", { headers: retryLater() });
     }
     log.error({ fault: "visit_not_counted", ...errorFields(error) }, "a visit could not be counted");
-    return errorAnswer(500, "unexpected", "Something went wrong on our side.");
+    return errorAnswer("unexpected");
   }
 
   /** POST: one event as JSON (navigator.sendBeacon sends it as text/plain, which needs no preflight). */
   async function post(request: Request): Promise<Response> {
     const site = request.headers.get("sec-fetch-site");
     if (isForeignOrigin(request, siteOrigin) || (site !== null && site !== "same-origin" && site !== "none")) {
-      return errorAnswer(403, "foreign_origin", "Visits are counted from this site's own pages only.");
+      return errorAnswer("foreign_origin");
     }
     if (!hasContentType(request, "text/plain") && !hasContentType(request, "application/json")) {
-      return errorAnswer(415, "unsupported_media_type", "Send the event as JSON.");
+      return errorAnswer("unsupported_media_type", { detail: "Send the event as JSON." });
     }
     const text = await readBoundedText(request, MAX_VISIT_BODY_BYTES);
-    if (text === TOO_LARGE) return errorAnswer(413, "too_large", `An event is at most ${MAX_VISIT_BODY_BYTES} bytes.`);
-    if (text === UNREADABLE || text === NOT_UTF8) return errorAnswer(400, "invalid_event", "The event could not be read.");
+    if (text === TOO_LARGE) return errorAnswer("too_large", { detail: `An event is at most ${MAX_VISIT_BODY_BYTES} bytes.` });
+    if (text === UNREADABLE || text === NOT_UTF8) return errorAnswer("invalid_event");
     let event: VisitEvent;
     try {
       event = visitEventSchema.parse(JSON.parse(text));
     } catch {
-      return errorAnswer(400, "invalid_event", "That is not an event this site counts.");
+      return errorAnswer("invalid_event");
     }
     try {
       await count(request, event);
@@ -200,7 +198,7 @@ export function createVisitHandler(options: VisitHandlerOptions) {
       page = null;
     }
     if (!page || !ownOrigins(request, siteOrigin).has(page.origin.toLowerCase())) {
-      return errorAnswer(403, "foreign_origin", "Visits are counted from this site's own pages only.");
+      return errorAnswer("foreign_origin");
     }
     const event: VisitEvent = { type: "view", page: page.pathname, ...campaignIn(page.searchParams) };
     try {

@@ -18,6 +18,7 @@
  *   not better-auth's own, so the limit holds across instances.
  */
 import "server-only";
+import { errorMessage } from "../http";
 import { createHmac } from "node:crypto";
 import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
@@ -47,10 +48,9 @@ const SIGN_IN_LINK_MINUTES = 15;
 /** The session cookie is `<prefix>.session_token` (`__Secure-` in front of it on https). */
 export const COOKIE_PREFIX = "fieldcrew-operator";
 
-export const FRESH_SIGN_IN_NEEDED = "Adding a passkey needs a passkey sign-in within the last 10 minutes. Confirm it's you, then add it.";
-
-export const ENROLMENT_LINK_UNUSABLE =
-  "This enrolment link has been used or has expired. Ask for a new one (npm run waitlist -- operators enrol EMAIL).";
+/** The library's own refusals of the same faults say what route() answers for them (lib/http.ts). */
+const FRESH_SIGN_IN_NEEDED = errorMessage("fresh_sign_in_required");
+const ENROLMENT_LINK_UNUSABLE = errorMessage("enrolment_link_unusable");
 
 /** The key better-auth signs cookies with: derived from the site's secret, so there is no second secret to manage. */
 function authSecret(): string {

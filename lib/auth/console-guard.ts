@@ -9,7 +9,7 @@ import "server-only";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { parseEnv } from "../env";
-import type { ErrorCode } from "../http";
+import { errorSentence, type ErrorCode } from "../http";
 import { isFromOwnPage, isStartedElsewhere } from "../security/origin";
 import { ADMIN_ONLY, type Permission } from "./roles";
 import { operatorOf, refusalOf, SIGN_IN_PATH, type SignedInOperator } from "./session";
@@ -17,47 +17,33 @@ import { operatorOf, refusalOf, SIGN_IN_PATH, type SignedInOperator } from "./se
 /** What an act needs beyond a session; `returnTo`: the console page a passkey step-up comes back to. */
 export type ConsoleNeeds = { permission?: Permission; fresh?: boolean; returnTo?: string };
 
-/** Why a console act did not go ahead: a code for programs, a sentence for the operator, and for a step-up where to go. */
-type ConsoleRefusal = { status: number; code: ErrorCode; message: string; confirm?: string };
+/**
+ * Why a console act did not go ahead: a code (its sentence is the code's own, lib/http.ts), what
+ * more to say, and for a step-up where to go. `message` is the whole sentence, for a form to show.
+ */
+type ConsoleRefusal = { code: ErrorCode; detail?: string; message: string; confirm?: string };
 
 type GuardedRequest = { method: string; url: string; headers: Headers };
 
-const refused = (status: number, code: ErrorCode, message: string, confirm?: string) => ({ refused: { status, code, message, confirm } });
+const refused = (code: ErrorCode, detail?: string, confirm?: string) => ({
+  refused: { code, detail, message: errorSentence(code, detail), confirm },
+});
 
 /** The operator the act may go ahead for, or why not. */
 export async function guardConsole(
   request: GuardedRequest,
   needs: ConsoleNeeds = {},
 ): Promise<{ operator: SignedInOperator } | { refused: ConsoleRefusal }> {
-  if (request.method === "POST" && !isFromOwnPage(request, new URL(parseEnv().SITE_URL).origin)) {
-    return refused(403, "foreign_origin", "This request did not come from a console page, so nothing was changed.");
-  }
+  if (request.method === "POST" && !isFromOwnPage(request, new URL(parseEnv().SITE_URL).origin)) return refused("foreign_origin");
   // A link on another site must not start a download (nor any other GET with an effect).
-  if (request.method === "GET" && isStartedElsewhere(request)) {
-    return refused(
-      403,
-      "started_elsewhere",
-      "This link came from another site, so it was not followed. Open the download from the console.",
-    );
-  }
+  if (request.method === "GET" && isStartedElsewhere(request)) return refused("started_elsewhere");
   const operator = await operatorOf(request.headers);
   const refusal = refusalOf(operator, needs);
-  if (!operator || refusal?.reason === "signed_out") return refused(401, "signed_out", "Sign in to the console first.");
+  if (!operator || refusal?.reason === "signed_out") return refused("signed_out");
   if (refusal?.reason === "not_allowed") {
-    return refused(
-      403,
-      "role_not_allowed",
-      `Your role (${operator.role}) does not include this: only an admin may ${ADMIN_ONLY[refusal.permission]}. Nothing was changed.`,
-    );
+    return refused("role_not_allowed", `Yours is ${operator.role}: only an admin may ${ADMIN_ONLY[refusal.permission]}.`);
   }
-  if (refusal?.reason === "not_fresh") {
-    return refused(
-      403,
-      "fresh_sign_in_required",
-      "This needs a passkey sign-in within the last 10 minutes. Nothing was changed yet.",
-      refusal.confirm,
-    );
-  }
+  if (refusal?.reason === "not_fresh") return refused("fresh_sign_in_required", undefined, refusal.confirm);
   return { operator };
 }
 

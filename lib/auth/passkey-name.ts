@@ -12,5 +12,3 @@ export function passkeyName(typed: string): string | null | "too_long" {
   if (Array.from(name).length > PASSKEY_NAME_MAX) return "too_long";
   return name || null;
 }
-
-export const PASSKEY_NAME_TOO_LONG = `A passkey's name is at most ${PASSKEY_NAME_MAX} characters.`;

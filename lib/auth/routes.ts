@@ -20,19 +20,16 @@
  */
 import "server-only";
 import { getDatabase, type Database } from "../db";
-import { temporaryKindInRequest } from "../db/request-scope";
-import { errorAnswer, hasContentType, readBoundedText, retryLater } from "../http";
-import { errorFields, log } from "../log";
+import { ApiError, hasContentType, methodNotAllowed, readBoundedText, route, type Guard } from "../http";
 import { recordAction } from "../audit/trail";
 import { CLIENT_ADDRESS_HEADER } from "../security/client-address";
 import { isForeignToSite } from "../security/origin";
 import { limitKeyOf, SharedRateLimiter, type RateLimiter } from "../security/rate-limit";
-import { parseEnv } from "../env";
-import { singleton } from "../singleton";
-import { AUTH_BASE_PATH, COOKIE_PREFIX, ENROLMENT_LINK_UNUSABLE, FRESH_SIGN_IN_NEEDED, getAuth, type Auth } from "./auth";
+import { AUTH_BASE_PATH, COOKIE_PREFIX, type Auth } from "./auth";
+import { guardConsole } from "./console-guard";
 import { invitedOperator } from "./invitations";
-import { passkeyName, PASSKEY_NAME_TOO_LONG } from "./passkey-name";
-import { operatorOf, refusalOf, type SignedInOperator } from "./session";
+import { passkeyName } from "./passkey-name";
+import { operatorOf, type SignedInOperator } from "./session";
 
 const REGISTER_OPTIONS = "/passkey/generate-register-options";
 
@@ -47,14 +44,12 @@ const COUNTED = new Set(["/passkey/generate-authenticate-options", REGISTER_OPTI
 /** The endpoints that make a session: one made while another was in use replaces it. */
 const SIGN_INS = new Set(["/passkey/verify-authentication", "/passkey/verify-registration", "/magic-link/verify"]);
 
-/** Sign-in steps per client address per window. A person needs a handful; a script needs thousands. */
+/** Sign-in steps per client address per window. */
 const SIGN_IN_ATTEMPTS = 20;
 const SIGN_IN_WINDOW_SECONDS = 600;
 
 /** Passkey options' body: at most a token (43 characters) and a passkey name. */
 const MAX_OPTIONS_BODY = 2048;
-
-type AuthRouteOptions = { auth: () => Auth; siteUrl: string; limiter: RateLimiter; database?: () => Database };
 
 const carriesSession = (request: Request) => (request.headers.get("cookie") ?? "").includes(`${COOKIE_PREFIX}.session_token=`);
 
@@ -64,42 +59,34 @@ const carriesSession = (request: Request) => (request.headers.get("cookie") ?? "
  * starts, as well as when it ends: with a session the library would otherwise start one for the
  * signed-in operator whatever the token says.
  */
-async function registerOptionsRequest(
-  request: Request,
-  operator: SignedInOperator | null,
-  database: Database,
-): Promise<Request | Response> {
+async function registerOptionsRequest(request: Request, operator: SignedInOperator | null, database: Database): Promise<Request> {
   if (!hasContentType(request, "application/json"))
-    return errorAnswer(415, "unsupported_media_type", "Send the passkey options request as JSON.");
+    throw new ApiError("unsupported_media_type", { detail: "Send the passkey options request as JSON." });
   const text = await readBoundedText(request, MAX_OPTIONS_BODY);
   let body: unknown;
   try {
+    // No body at all: a plain "add a passkey", with neither an enrolment token nor a name.
     body = typeof text === "string" ? JSON.parse(text || "{}") : undefined;
   } catch {
     body = undefined;
   }
-  if (typeof body !== "object" || body === null) return errorAnswer(400, "unreadable_body", "That request could not be read.");
+  if (typeof body !== "object" || body === null) throw new ApiError("unreadable_body");
   const { context, name } = body as { context?: unknown; name?: unknown };
   if ((context !== undefined && typeof context !== "string") || (name !== undefined && typeof name !== "string"))
-    return errorAnswer(400, "unreadable_body", "That request could not be read.");
+    throw new ApiError("unreadable_body");
   const kept = name === undefined ? null : passkeyName(name);
-  if (kept === "too_long") return errorAnswer(400, "passkey_name", PASSKEY_NAME_TOO_LONG);
+  if (kept === "too_long") throw new ApiError("passkey_name");
   if (context) {
     const invited = await invitedOperator(database, context);
-    if (!invited) return errorAnswer(400, "enrolment_link_unusable", ENROLMENT_LINK_UNUSABLE);
-    if (operator && operator.id !== invited.id) {
-      return errorAnswer(
-        403,
-        "enrolment_link_other_operator",
-        "This enrolment link is for another operator. Sign out of the console first, then open the link again.",
-      );
-    }
+    if (!invited) throw new ApiError("enrolment_link_unusable");
+    if (operator && operator.id !== invited.id) throw new ApiError("enrolment_link_other_operator");
   } else {
-    // Adding a passkey to a signed-in account: the session rule has run; now the freshness.
-    const refusal = refusalOf(operator, { fresh: true, returnTo: "/operator/account" });
-    if (refusal?.reason === "signed_out") return errorAnswer(401, "signed_out", "Sign in to the console first.");
-    if (refusal?.reason === "not_fresh")
-      return errorAnswer(403, "fresh_sign_in_required", FRESH_SIGN_IN_NEEDED, { extra: { confirm: refusal.confirm } });
+    // Adding a passkey to a signed-in account: the console's own guard, with a fresh passkey sign-in.
+    const guard = await guardConsole(request, { fresh: true, returnTo: "/operator/account" });
+    if ("refused" in guard) {
+      const { code, detail, confirm } = guard.refused;
+      throw new ApiError(code, confirm ? { detail: "Confirm it's you, then add the passkey.", extra: { confirm } } : { detail });
+    }
   }
   const url = new URL(request.url);
   if (context) url.searchParams.set("context", context);
@@ -114,7 +101,7 @@ async function registerOptionsRequest(
 const MAX_REGISTRATION_BODY = 64 * 1024;
 
 /** `POST verify-registration {response, name?}` with the name kept by the passkey-name rule (the library stores the body's name as it is). */
-async function registrationWithKeptName(request: Request): Promise<Request | Response> {
+async function registrationWithKeptName(request: Request): Promise<Request> {
   const text = await readBoundedText(request, MAX_REGISTRATION_BODY);
   let body: unknown;
   try {
@@ -122,11 +109,11 @@ async function registrationWithKeptName(request: Request): Promise<Request | Res
   } catch {
     body = undefined;
   }
-  if (typeof body !== "object" || body === null) return errorAnswer(400, "unreadable_body", "That request could not be read.");
+  if (typeof body !== "object" || body === null) throw new ApiError("unreadable_body");
   const { name, ...rest } = body as { name?: unknown };
-  if (name !== undefined && typeof name !== "string") return errorAnswer(400, "unreadable_body", "That request could not be read.");
+  if (name !== undefined && typeof name !== "string") throw new ApiError("unreadable_body");
   const kept = name === undefined ? null : passkeyName(name);
-  if (kept === "too_long") return errorAnswer(400, "passkey_name", PASSKEY_NAME_TOO_LONG);
+  if (kept === "too_long") throw new ApiError("passkey_name");
   const headers = new Headers(request.headers);
   headers.delete("content-length");
   return new Request(request.url, { method: "POST", headers, body: JSON.stringify(kept ? { ...rest, name: kept } : rest) });
@@ -170,77 +157,71 @@ async function afterAnswer(
     await recordAction(database, { actor: before.actor, action: "sign_out", detail: { via: "auth endpoint" }, at: now });
 }
 
-export function createAuthRoute({
-  auth,
-  siteUrl,
-  limiter,
-  database = getDatabase,
-}: AuthRouteOptions): (request: Request) => Promise<Response> {
-  const siteOrigin = new URL(siteUrl).origin;
-  return async function handleAuth(request) {
-    const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
-    if (!ALLOWED[request.method]?.has(path)) {
-      if (path === REGISTER_OPTIONS)
-        return errorAnswer(
-          405,
-          "method_not_allowed",
-          "Ask for passkey options with a POST; an enrolment token goes in its body, never in the address.",
-          { headers: { Allow: "POST" } },
-        );
-      return errorAnswer(404, "not_found", "Not found.");
-    }
-    if (request.method === "POST" && isForeignToSite(request, siteOrigin)) {
-      return errorAnswer(403, "foreign_origin", "This request did not come from a FieldCrew page, so nothing was changed.");
-    }
-    try {
+/** What the sign-in steps need of the site. */
+export type AuthServices = { auth: () => Auth; siteOrigin: string; signIns: RateLimiter; database: () => Database };
+
+/** A sign-in step let through: which endpoint, and the operator of the session it came with (null: none). */
+type AuthStep = { services: AuthServices; path: string; operator: SignedInOperator | null };
+
+/**
+ * The guard of the sign-in steps: only the endpoints the console uses; a POST from one of the site's
+ * pages; the first step of each way in counted per client address; the session rule before the
+ * library reads the cookie (an idle session is deleted here).
+ */
+export function signInSteps(services: () => AuthServices): Guard<AuthStep> {
+  return {
+    name: "sign-in steps",
+    check: async (request) => {
+      const current = services();
+      const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
+      if (!ALLOWED[request.method]?.has(path)) {
+        if (path === REGISTER_OPTIONS)
+          return methodNotAllowed(
+            ["POST"],
+            "Ask for passkey options with a POST; an enrolment token goes in its body, never in the address.",
+          );
+        throw new ApiError("not_found");
+      }
+      if (request.method === "POST" && isForeignToSite(request, current.siteOrigin)) throw new ApiError("foreign_origin");
       if (COUNTED.has(path)) {
         const address = request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
-        const decision = await limiter.attempt(`operator-sign-in ${limitKeyOf(address)}`, Date.now());
-        if (!decision.allowed) {
-          return errorAnswer(429, "rate_limited", "Too many sign-in attempts from this network. Please wait a few minutes and try again.", {
-            headers: { "Retry-After": String(decision.retryAfterSeconds) },
-          });
-        }
+        const decision = await current.signIns.attempt(`operator-sign-in ${limitKeyOf(address)}`, Date.now());
+        if (!decision.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
       }
-      // The session rule, before the library reads the cookie (an idle session is deleted here).
-      const operator = carriesSession(request) ? await operatorOf(request.headers, auth(), database()) : null;
-      let forLibrary = request;
-      if (path === REGISTER_OPTIONS || path === "/passkey/verify-registration") {
-        const rewritten =
-          path === REGISTER_OPTIONS ? await registerOptionsRequest(request, operator, database()) : await registrationWithKeptName(request);
-        if (rewritten instanceof Response) return rewritten;
-        forLibrary = rewritten;
-      }
-      const credentialId = path === "/passkey/verify-authentication" ? await credentialIdOf(request) : undefined;
-      const answer = await auth().handler(forLibrary);
-      await afterAnswer(database(), path, answer, operator, credentialId);
-      return answer;
-    } catch (error) {
-      // The library wraps its database's error in one of its own: the request's scope still knows.
-      if (temporaryKindInRequest(error)) {
-        log.warn({ fault: "database_unavailable", route: `${AUTH_BASE_PATH}${path}`, ...errorFields(error) }, "sign-in step answered 503");
-        return errorAnswer(503, "temporarily_unavailable", "Signing in is not possible just now. Please try again in a few seconds.", {
-          headers: retryLater(),
-        });
-      }
-      log.error({ fault: "unexpected", route: `${AUTH_BASE_PATH}${path}`, ...errorFields(error) }, "sign-in step failed");
-      return errorAnswer(500, "unexpected", "Something went wrong on our side. Please try again later.");
-    }
+      const operator = carriesSession(request) ? await operatorOf(request.headers, current.auth(), current.database()) : null;
+      return { services: current, path, operator };
+    },
   };
 }
 
-/** The running site's route (app/api/auth/[...all]/route.ts). */
-export function handleAuthRequest(request: Request): Promise<Response> {
-  return singleton("auth route", () => {
-    const env = parseEnv();
-    return createAuthRoute({
-      auth: getAuth,
-      siteUrl: env.SITE_URL,
-      limiter: new SharedRateLimiter({
-        max: SIGN_IN_ATTEMPTS,
-        windowMs: SIGN_IN_WINDOW_SECONDS * 1000,
-        maxPending: env.WAITLIST_MAX_PENDING_WRITES,
-      }),
-    });
-  })(request);
+/** One sign-in step: the library's answer to it, with our rules before (a passkey's name, an enrolment link) and after. */
+export async function handleAuthStep(request: Request, { services, path, operator }: AuthStep): Promise<Response> {
+  let forLibrary = request;
+  if (path === REGISTER_OPTIONS) forLibrary = await registerOptionsRequest(request, operator, services.database());
+  if (path === "/passkey/verify-registration") forLibrary = await registrationWithKeptName(request);
+  const credentialId = path === "/passkey/verify-authentication" ? await credentialIdOf(request) : undefined;
+  const answer = await services.auth().handler(forLibrary);
+  await afterAnswer(services.database(), path, answer, operator, credentialId);
+  return answer;
+}
+
+/** For tests: the route as one function of any method. */
+export function createAuthRoute(options: { auth: () => Auth; siteUrl: string; limiter: RateLimiter; database?: () => Database }) {
+  const handlers = route({
+    guard: signInSteps(() => ({
+      auth: options.auth,
+      siteOrigin: new URL(options.siteUrl).origin,
+      signIns: options.limiter,
+      database: options.database ?? getDatabase,
+    })),
+    GET: handleAuthStep,
+    POST: handleAuthStep,
+    otherMethods: "The console's sign-in uses GET and POST.",
+  });
+  return (request: Request) => handlers[request.method as keyof typeof handlers](request);
+}
+
+/** Sign-in steps per client address per window. A person needs a handful; a script needs thousands. */
+export function signInLimiter(maxPending: number): SharedRateLimiter {
+  return new SharedRateLimiter({ max: SIGN_IN_ATTEMPTS, windowMs: SIGN_IN_WINDOW_SECONDS * 1000, maxPending });
 }

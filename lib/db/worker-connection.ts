@@ -34,6 +34,7 @@ import { DatabaseUnavailable, temporaryKind } from "./errors";
 import { Lock } from "./lock";
 import { noteDatabaseUnavailable } from "./request-scope";
 import { noteOutcome } from "./write-state";
+import type { ThreadFailure, ThreadOp, ThreadReady, ThreadReply, ThreadRequest, ThreadSettings } from "./thread-protocol";
 
 type DriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 
@@ -77,20 +78,7 @@ export type WorkerConnectionOptions = {
   slowQueryMs: number;
 };
 
-type Failure = { name?: string; message?: string; cause?: unknown; code?: string };
-/**
- * slowMs: the request kept the thread that long, of which cpuMs on a CPU and queuedMs ready but
- * waiting for one (Linux only); openMs: the transaction it ended was open that long (each only past
- * slowQueryMs).
- */
-type Reply = ({ id: number; ok: true; value: unknown } | { id: number; ok: false; error: Failure }) & {
-  slowMs?: number;
-  cpuMs?: number;
-  queuedMs?: number;
-  openMs?: number;
-  firstStatement?: string;
-};
-type Waiting = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout; op: string; arg: unknown };
+type Waiting = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout; op: ThreadOp; arg: unknown };
 
 /** A statement's text for a log line, on one line and shortened (never its values: they are bound apart). */
 function shortened(sql: string): string {
@@ -104,7 +92,7 @@ function statementOf(op: string, arg: unknown): string {
   return typeof sql === "string" ? shortened(sql) : op;
 }
 
-function logSlow(reply: Reply, pending: Waiting): void {
+function logSlow(reply: ThreadReply, pending: Waiting): void {
   if (reply.slowMs !== undefined)
     log.warn(
       {
@@ -125,7 +113,7 @@ function logSlow(reply: Reply, pending: Waiting): void {
 }
 
 /** The worker's error as the main thread's: Prisma recognises a driver error by its name and cause. */
-function errorFrom(failure: Failure): Error {
+function errorFrom(failure: ThreadFailure): Error {
   return Object.assign(new Error(failure.message), { name: failure.name ?? "Error", cause: failure.cause, code: failure.code });
 }
 
@@ -143,7 +131,7 @@ class Thread {
     /** Told once the thread has ended, with how many queries it left unanswered. */
     private readonly onEnd: (thread: Thread, reason: DatabaseUnavailable, unanswered: number) => void,
   ) {
-    worker.on("message", (reply: Reply | { ready: boolean }) => {
+    worker.on("message", (reply: ThreadReply | ThreadReady) => {
       if (!("id" in reply) || typeof reply.id !== "number") return;
       const pending = this.waiting.get(reply.id);
       if (!pending) return;
@@ -175,7 +163,7 @@ class Thread {
     );
   }
 
-  send<T>(op: string, arg?: unknown, tx?: number): Promise<T> {
+  send<T>(op: ThreadOp, arg?: unknown, tx?: number): Promise<T> {
     if (this.ended) return Promise.reject(this.ended);
     return new Promise<T>((resolve, reject) => {
       this.lastId += 1;
@@ -187,7 +175,7 @@ class Thread {
       }, this.queryTimeoutMs);
       this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject, timer, op, arg });
       this.worker.ref();
-      this.worker.postMessage({ id, op, arg, tx });
+      this.worker.postMessage({ id, op, arg, tx } as ThreadRequest);
     });
   }
 
@@ -276,7 +264,7 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
         slowMs: options.slowQueryMs,
         setup: options.setup,
         markers: options.markers,
-      },
+      } satisfies ThreadSettings,
     };
     const worker = options.script
       ? new Worker(/*turbopackIgnore: true*/ options.script, init)
@@ -286,10 +274,10 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
       await new Promise<void>((resolve, reject) => {
         const openTimeoutMs = Math.max(options.queryTimeoutMs, MIN_OPEN_TIMEOUT_MS);
         const timer = setTimeout(() => reject(new Error(`not open after ${openTimeoutMs} ms`)), openTimeoutMs);
-        worker.once("message", (message: { ready?: boolean; error?: Failure }) => {
+        worker.once("message", (message: ThreadReady) => {
           clearTimeout(timer);
           if (message.ready) resolve();
-          else reject(errorFrom(message.error ?? {}));
+          else reject(errorFrom(message.error));
         });
         worker.once("error", (error) => (clearTimeout(timer), reject(error)));
         worker.once("exit", (code) => (clearTimeout(timer), reject(new Error(`exited with code ${code} while opening`))));
@@ -336,7 +324,7 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
     }
   };
   /** One query on the live thread, in its turn. */
-  const send = async <T>(op: string, arg?: unknown): Promise<T> => {
+  const send = async <T>(op: ThreadOp, arg?: unknown): Promise<T> => {
     const release = await turn();
     try {
       const current = await thread();
@@ -351,7 +339,7 @@ export function sqliteFileInWorker(options: WorkerConnectionOptions): SqlDriverA
       release();
     }
   };
-  const run = <T>(op: string, arg?: unknown): Promise<T> => noted(send<T>(op, arg));
+  const run = <T>(op: ThreadOp, arg?: unknown): Promise<T> => noted(send<T>(op, arg));
 
   const adapter: DriverAdapter = {
     provider: "sqlite",

@@ -4,26 +4,50 @@
 // engines run a statement, and the sync to disk at its commit (about 1.5 ms for a batch of
 // sign-ups here), on the thread that calls them: on the main thread that would stop the event
 // loop, and every request with it.
-import { parentPort, workerData } from "node:worker_threads";
+// @ts-check: the messages are typed in ./thread-protocol.ts, shared with the main side.
+import { parentPort as port, workerData } from "node:worker_threads";
 import { threadTimes } from "./thread-time.mjs";
 
-/** What can cross to the main thread: a plain object the main thread turns back into an error. */
+/** @typedef {import("./thread-protocol").ThreadRequest} ThreadRequest */
+/** @typedef {import("./thread-protocol").ThreadReply} ThreadReply */
+/** @typedef {import("./thread-protocol").ThreadFailure} ThreadFailure */
+/** @typedef {import("./thread-protocol").ThreadReady} ThreadReady */
+/** @typedef {import("./thread-protocol").ThreadAdapter} Adapter */
+/** @typedef {Awaited<ReturnType<Adapter["startTransaction"]>>} Transaction */
+
+/** @type {import("./thread-protocol").ThreadSettings} */
+const settings = workerData;
+const parentPort = /** @type {import("node:worker_threads").MessagePort} */ (port);
+
+/** @param {ThreadReply | ThreadReady} message */
+function reply(message) {
+  parentPort.postMessage(message);
+}
+
+/**
+ * What can cross to the main thread: a plain object the main thread turns back into an error.
+ * @param {any} error
+ * @returns {ThreadFailure}
+ */
 function portable(error) {
   if (!error || typeof error !== "object") return { name: "Error", message: String(error) };
   return { name: error.name, message: error.message, cause: error.cause, code: error.code };
 }
 
-/** The driver's adapter on the file, with its connection's settings applied. */
+/**
+ * The driver's adapter on the file, with its connection's settings applied.
+ * @returns {Promise<Adapter>}
+ */
 async function open() {
-  if (workerData.driver === "libsql") {
+  if (settings.driver === "libsql") {
     // libSQL's client opens a new connection after each transaction, so settings made on one
     // would not last: its defaults are the ones wanted (synchronous=FULL, foreign keys on).
     const { PrismaLibSQL } = await import("@prisma/adapter-libsql");
-    return new PrismaLibSQL({ url: `file:${workerData.config.url}` }).connect();
+    return new PrismaLibSQL({ url: `file:${settings.config.url}` }).connect();
   }
   const { PrismaBetterSQLite3 } = await import("@prisma/adapter-better-sqlite3");
-  const opened = await new PrismaBetterSQLite3(workerData.config).connect();
-  await opened.executeScript(workerData.setup);
+  const opened = await new PrismaBetterSQLite3(settings.config).connect();
+  await opened.executeScript(settings.setup);
   return opened;
 }
 
@@ -35,19 +59,21 @@ async function open() {
  * it ends. libSQL's client swaps connections after each transaction, so the working connection
  * alone would not always hold one.
  */
+/** @type {Adapter | undefined} */
 let presence;
 async function holdPresence() {
   presence = await open();
   await presence.queryRaw({ sql: "SELECT count(*) FROM sqlite_master", args: [], argTypes: [] });
 }
 
+/** @type {Adapter} */
 let adapter;
 try {
   adapter = await open();
   await holdPresence();
-  parentPort.postMessage({ ready: true });
+  reply({ ready: true });
 } catch (error) {
-  parentPort.postMessage({ ready: false, error: portable(error) });
+  reply({ ready: false, error: portable(error) });
 }
 
 /**
@@ -56,9 +82,15 @@ try {
  * is put back after it, whatever became of it. Nothing else runs on the connection meanwhile: the
  * main side sends one query at a time.
  */
+/**
+ * @template T
+ * @param {string} sql
+ * @param {() => Promise<T>} run
+ * @returns {Promise<T>}
+ */
 async function withSettingsOf(sql, run) {
   const head = sql.slice(0, 120);
-  const marked = workerData.markers.filter(({ marker }) => head.includes(marker));
+  const marked = settings.markers.filter(({ marker }) => head.includes(marker));
   if (marked.length === 0) return run();
   await adapter.executeScript(marked.map(({ set }) => set).join("; "));
   try {
@@ -89,6 +121,7 @@ async function shedConnection() {
  * until the process ends, and no instance could write again. So it is rolled back here before
  * the error goes on; a failure of that rollback is not the error that matters.
  */
+/** @param {Transaction} transaction */
 async function commit(transaction) {
   try {
     await transaction.commit();
@@ -98,7 +131,10 @@ async function commit(transaction) {
   }
 }
 
-/** Open transactions by number, each with when it began: a transaction holds the write lock from its first write to its end. */
+/**
+ * Open transactions by number, each with when it began: a transaction holds the write lock from its first write to its end.
+ * @type {Map<number, { transaction: Transaction; began: number; first: string | undefined }>}
+ */
 const transactions = new Map();
 let lastTransaction = 0;
 
@@ -107,10 +143,12 @@ let lastTransaction = 0;
  * workerData.slowMs: everything else waits for the database meanwhile (sign-ups included), so the
  * main side logs it (slow_query, docs/operations.md). Undefined below the threshold.
  */
+/** @param {number} ms */
 function slow(ms) {
-  return ms >= workerData.slowMs ? tenths(ms) : undefined;
+  return ms >= settings.slowMs ? tenths(ms) : undefined;
 }
 
+/** @param {number} ms */
 function tenths(ms) {
   return Math.round(ms * 10) / 10;
 }
@@ -118,7 +156,7 @@ function tenths(ms) {
  * This thread's CPU and run-queue times (Linux), read around each request (about 2 µs); only by a
  * client that logs slow queries (the site's), never by the operator tool's or a script's.
  */
-const times = Number.isFinite(workerData.slowMs) ? threadTimes() : undefined;
+const times = Number.isFinite(settings.slowMs) ? threadTimes() : undefined;
 
 /**
  * A slow request's time (ms, as slow() gives it), with how much of it this thread ran on a CPU and
@@ -128,53 +166,73 @@ const times = Number.isFinite(workerData.slowMs) ? threadTimes() : undefined;
  * same span; the kernel brings a running thread's CPU time up to date at its clock tick, so cpuMs
  * may be off by a few ms either way. Empty below the threshold.
  */
+/**
+ * @param {number} started
+ * @param {import("./thread-time.mjs").ThreadTimes | undefined} timesBefore
+ */
 function slowness(started, timesBefore) {
   const ms = slow(performance.now() - started);
   if (ms === undefined) return {};
   if (!timesBefore) return { slowMs: ms };
-  const after = times();
+  const after = /** @type {NonNullable<typeof times>} */ (times)();
   return { slowMs: ms, cpuMs: tenths(after.cpuMs - timesBefore.cpuMs), queuedMs: tenths(after.queuedMs - timesBefore.queuedMs) };
 }
 
-parentPort.on("message", async ({ id, op, tx, arg }) => {
+parentPort.on("message", async (/** @type {ThreadRequest} */ request) => {
   // Only the main side's numbered requests are ours to answer.
-  if (typeof id !== "number") return;
+  if (typeof request?.id !== "number") return;
+  const { id, tx } = request;
   const timesBefore = times?.();
   const started = performance.now();
   /** The transaction this request ends (commit, rollback), for the slow log. */
   let ended;
   try {
     const open = tx === undefined ? undefined : transactions.get(tx);
-    const target = tx === undefined ? adapter : open?.transaction;
-    // A transaction is known in the slow log by its first statement.
-    if (open && open.first === undefined && (op === "queryRaw" || op === "executeRaw")) open.first = arg.sql;
+    if (tx !== undefined && !open) throw new Error(`no open transaction ${tx}`);
+    const target = open ? open.transaction : adapter;
+    /** @type {unknown} */
     let value;
-    if (op === "queryRaw") value = await withSettingsOf(arg.sql, () => target.queryRaw(arg));
-    else if (op === "executeRaw") value = await withSettingsOf(arg.sql, () => target.executeRaw(arg));
-    else if (op === "executeScript") value = await adapter.executeScript(arg);
-    else if (op === "startTransaction") {
-      const transaction = await adapter.startTransaction(arg);
-      lastTransaction += 1;
-      transactions.set(lastTransaction, { transaction, began: started, first: undefined });
-      value = { tx: lastTransaction, options: transaction.options };
-    } else if (op === "commit" || op === "rollback") {
-      ended = open;
-      transactions.delete(tx);
-      if (op === "commit") await commit(target);
-      else await target.rollback();
-    } else if (op === "shedConnection") await shedConnection();
-    else if (op === "dispose") await Promise.all([adapter.dispose(), presence?.dispose()]);
+    switch (request.op) {
+      case "queryRaw":
+      case "executeRaw": {
+        const statement = request.arg;
+        // A transaction is known in the slow log by its first statement.
+        if (open && open.first === undefined) open.first = statement.sql;
+        value = await withSettingsOf(statement.sql, async () =>
+          request.op === "queryRaw" ? await target.queryRaw(statement) : await target.executeRaw(statement),
+        );
+        break;
+      }
+      case "executeScript":
+        value = await adapter.executeScript(request.arg);
+        break;
+      case "startTransaction": {
+        const transaction = await adapter.startTransaction(request.arg);
+        lastTransaction += 1;
+        transactions.set(lastTransaction, { transaction, began: started, first: undefined });
+        value = { tx: lastTransaction, options: transaction.options };
+        break;
+      }
+      case "commit":
+      case "rollback": {
+        if (!open) throw new Error(`${request.op} outside a transaction`);
+        ended = open;
+        transactions.delete(/** @type {number} */ (tx));
+        if (request.op === "commit") await commit(open.transaction);
+        else await open.transaction.rollback();
+        break;
+      }
+      case "shedConnection":
+        await shedConnection();
+        break;
+      case "dispose":
+        await Promise.all([adapter.dispose(), presence?.dispose()]);
+        break;
+    }
     const spent = slowness(started, timesBefore);
     const openMs = ended === undefined ? undefined : slow(performance.now() - ended.began);
-    parentPort.postMessage({
-      id,
-      ok: true,
-      value,
-      ...spent,
-      openMs,
-      firstStatement: openMs === undefined ? undefined : ended.first,
-    });
+    reply({ id, ok: true, value, ...spent, openMs, firstStatement: openMs === undefined ? undefined : ended?.first });
   } catch (error) {
-    parentPort.postMessage({ id, ok: false, error: portable(error), ...slowness(started, timesBefore) });
+    reply({ id, ok: false, error: portable(error), ...slowness(started, timesBefore) });
   }
 });

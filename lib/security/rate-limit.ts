@@ -18,6 +18,8 @@ import "server-only";
 import { isIPv6 } from "node:net";
 import { getDatabase, Prisma, whileBusy, WITHOUT_SYNC, type Database } from "../db";
 import { GroupCommit, type Outcome } from "../group-commit";
+import { ApiError } from "../http";
+import { CLIENT_ADDRESS_HEADER, UNKNOWN_CLIENT } from "./client-address";
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -140,4 +142,18 @@ export class SharedRateLimiter implements RateLimiter {
       console.error(`[waitlist] removing ended rate-limit windows failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
+}
+
+/** What counting a form post needs: the site's origin, the limiter, the clock and a request's deadline. */
+export type FormPostServices = { siteOrigin: string; formPosts: RateLimiter; now: () => number; deadlineMs: number };
+
+/**
+ * Counts a form post (a sign-up, by the API or the join page) against its client's rate limit, or
+ * refuses it (429): every attempt counts, whatever becomes of it, so probing costs the same as
+ * signing up. `deadline` (ms since 1970): a count not yet written by then is dropped (503).
+ */
+export async function countFormPost(headers: Headers, services: FormPostServices, deadline: number): Promise<void> {
+  const client = headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN_CLIENT;
+  const decision = await services.formPosts.attempt(client, services.now(), deadline);
+  if (!decision.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
 }

@@ -17,7 +17,7 @@ import { visitHandler } from "../analytics/site";
 import { ENTRY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH, UNSUBSCRIBE_PATH, VISIT_PATH } from "../content/paths";
 import { withinRequestScope, type RequestScope } from "../db/request-scope";
 import type { Env } from "../env";
-import { methodsNotAllowed, REQUEST_ID_HEADER, retryLater, textErrorHeaders, type ErrorCode } from "../http";
+import { errorSentence, errorStatus, methodNotAllowed, REQUEST_ID_HEADER, retryLater, textErrorHeaders, type ErrorCode } from "../http";
 import { errorFields, log } from "../log";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "../security/client-address";
 import { perRequestPageHeaders, VISITOR_PAGE_PRIVACY } from "../security/headers";
@@ -85,12 +85,16 @@ function isDecodable(pathname: string): boolean {
 }
 
 /** An error answer before Next: lib/http.ts errorAnswer's text form, on Node's response. */
-function answerAtOnce(response: ServerResponse, status: number, code: ErrorCode, text: string, extra: Record<string, string> = {}): void {
-  response.writeHead(status, textErrorHeaders(code, extra));
-  response.end(text);
+function answerAtOnce(
+  response: ServerResponse,
+  code: ErrorCode,
+  options: { status?: number; detail?: string; headers?: Record<string, string> } = {},
+): void {
+  response.writeHead(options.status ?? errorStatus(code), textErrorHeaders(code, options.headers));
+  response.end(errorSentence(code, options.detail));
 }
 
-const visitMethodNotAllowed = methodsNotAllowed("POST", "Pages send their visits here with POST.").PUT;
+const visitMethodNotAllowed = () => methodNotAllowed(["POST"], "Pages send their visits here with POST.");
 
 /** The visit handler (lib/analytics/handler.ts), given the request as a fetch Request. */
 async function serveVisit(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -150,7 +154,7 @@ export function createFrontDoor({
 
   function failed(response: ServerResponse, requestId: string, error: unknown, what: string): void {
     log.error({ fault: "unexpected", request_id: requestId, ...errorFields(error) }, what);
-    if (!response.headersSent) answerAtOnce(response, 500, "unexpected", "Something went wrong on our side. Please try again later.");
+    if (!response.headersSent) answerAtOnce(response, "unexpected");
     else response.destroy();
   }
 
@@ -194,7 +198,7 @@ export function createFrontDoor({
 
   function refuseTooLarge(response: ServerResponse, requestId: string, fields: Record<string, unknown>, message: string): void {
     log.warn({ fault: "body_too_large", request_id: requestId, ...fields }, message);
-    answerAtOnce(response, 413, "too_large", "That request is too large.");
+    answerAtOnce(response, "too_large");
   }
 
   return function serve(request, response) {
@@ -239,7 +243,7 @@ export function createFrontDoor({
 
     if (!isDecodable(pathname)) {
       log.warn({ fault: "malformed_url", request_id: requestId }, "path is not valid percent-encoding: 400");
-      return answerAtOnce(response, 400, "not_found", "That address is not valid.");
+      return answerAtOnce(response, "not_found", { status: 400, detail: "That address is not valid." });
     }
     if (Number(request.headers["content-length"]) > MAX_REQUEST_BYTES) {
       return refuseTooLarge(
@@ -251,7 +255,7 @@ export function createFrontDoor({
     }
     if (isForeignPagePost(request.method, pathname, request.headers, siteOrigin)) {
       log.warn({ fault: "foreign_origin", request_id: requestId }, "form posted to a page from another site: 403");
-      return answerAtOnce(response, 403, "foreign_origin", "This form can be sent only from this site's own pages.");
+      return answerAtOnce(response, "foreign_origin");
     }
     const admit = () => {
       // Counted from here: a body still arriving holds a connection, not one of the slots.
@@ -259,13 +263,7 @@ export function createFrontDoor({
       counted = true;
       if (inFlight > env.WAITLIST_MAX_IN_FLIGHT && pathname !== HEALTH_PATH) {
         log.warn({ fault: "overloaded", request_id: requestId, in_flight: inFlight - 1 }, "too many requests in flight: 503");
-        return answerAtOnce(
-          response,
-          503,
-          "overloaded",
-          "The site is very busy right now. Please try again in a few seconds.",
-          retryLater(),
-        );
+        return answerAtOnce(response, "overloaded", { headers: retryLater() });
       }
       handOver(request, response, pathname, requestId);
     };

@@ -13,12 +13,11 @@
  * Its own module: mailparser is heavy, and only the site's route needs it, not the operator tool.
  */
 import "server-only";
-import { timingSafeEqual } from "node:crypto";
 import { simpleParser, type ParsedMail } from "mailparser";
-import { isTemporary, type Database } from "../db";
-import { errorAnswer, json, readBoundedBytes, retryLater, TOO_LARGE } from "../http";
+import type { Database } from "../db";
+import { ApiError, json, readBoundedBytes, TOO_LARGE } from "../http";
 import { deliveryIdOfBounceAddress } from "../mail/bounce-address";
-import { errorFields, log } from "../log";
+import { log } from "../log";
 import { isMailboxGone } from "./bounce-codes";
 import { countSendingRefusals, logSuppressed, suppressWith } from "./bounces";
 
@@ -106,79 +105,53 @@ async function applyReport(database: Database, deliveryId: string, reports: Reci
 /** A notification is a few KiB with the original message's headers; the server takes no body over 64 KiB. */
 const MAX_REPORT_BYTES = 64 * 1024;
 
-type BounceHandlerOptions = {
-  secret: string | undefined;
+/** What reading a report needs of the site. */
+type BounceServices = {
   /** MAIL_BOUNCE_ADDRESS: the mailbox the tagged envelope senders are made from. */
-  bounceAddress: string | undefined;
+  env: { MAIL_BOUNCE_ADDRESS?: string };
   /** The site's secret, which signs the tags. */
-  siteSecret: () => string;
+  secret: string;
   database: () => Database;
-  now?: () => Date;
 };
 
 /**
- * POST /api/mail/bounces: a report as the mail server received it (the raw message), with
- * `Authorization: Bearer <MAIL_BOUNCE_SECRET>` and the address it arrived at in X-Original-To.
- * Answers how many recipients it named, how many entries it suppressed and how many of its
- * recipients it ignored (with why, when the whole report was).
+ * POST /api/mail/bounces (bearerSecret guard: MAIL_BOUNCE_SECRET): a report as the mail server
+ * received it (the raw message), with the address it arrived at in X-Original-To. Answers how many
+ * recipients it named, how many entries it suppressed and how many of its recipients it ignored
+ * (with why, when the whole report was).
  */
-export function createBounceHandler(options: BounceHandlerOptions) {
-  const expected = options.secret ? Buffer.from(`Bearer ${options.secret}`) : null;
-  return async function handleBounce(request: Request): Promise<Response> {
-    const given = Buffer.from(request.headers.get("authorization") ?? "");
-    if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return errorAnswer(
-        401,
-        "secret_required",
-        expected
-          ? "Send the bounce secret as Authorization: Bearer <MAIL_BOUNCE_SECRET>."
-          : "Bounces are not taken here: MAIL_BOUNCE_SECRET is not set.",
-      );
-    }
-    // Bytes, not text: reports in 8-bit charsets are common, and mailparser decodes each part by its own charset.
-    const raw = await readBoundedBytes(request, MAX_REPORT_BYTES);
-    if (raw === TOO_LARGE) return errorAnswer(413, "too_large", "A notification is at most 64 KiB.");
-    if (!(raw instanceof Uint8Array)) return errorAnswer(400, "unreadable_body", "Send the notification as the raw message.");
-    let parsed: ParsedMail;
-    try {
-      parsed = await simpleParser(Buffer.from(raw), { keepDeliveryStatus: true });
-    } catch (error) {
-      // mailsplit's limits (more than 1,000 parts, a 1 MiB header): too large, whatever its bytes.
-      if ((error as { code?: unknown }).code === "EMAXLEN") return errorAnswer(413, "too_large", "That notification has too many parts.");
-      return errorAnswer(400, "unreadable_body", "That notification could not be read as a message.");
-    }
-    const reports = recipientReports(parsed);
-    if (reports.length === 0) return json(200, { reports: 0, suppressed: 0, ignored: 0 });
+export async function postBounceReport(request: Request, { services }: { services: BounceServices }): Promise<Response> {
+  // Bytes, not text: reports in 8-bit charsets are common, and mailparser decodes each part by its own charset.
+  const raw = await readBoundedBytes(request, MAX_REPORT_BYTES);
+  if (raw === TOO_LARGE) throw new ApiError("too_large", { detail: "A report is at most 64 KiB." });
+  if (!(raw instanceof Uint8Array)) throw new ApiError("unreadable_body", { detail: "Send the report as the raw message." });
+  let parsed: ParsedMail;
+  try {
+    parsed = await simpleParser(Buffer.from(raw), { keepDeliveryStatus: true });
+  } catch (error) {
+    // mailsplit's limits (more than 1,000 parts, a 1 MiB header): too large, whatever its bytes.
+    if ((error as { code?: unknown }).code === "EMAXLEN") throw new ApiError("too_large", { detail: "That report has too many parts." });
+    throw new ApiError("unreadable_body", { detail: "It is not a message." });
+  }
+  const reports = recipientReports(parsed);
+  if (reports.length === 0) return json(200, { reports: 0, suppressed: 0, ignored: 0 });
 
-    const deliveryId = options.bounceAddress
-      ? deliveredTo(request, parsed)
-          .map((address) => deliveryIdOfBounceAddress(address, options.bounceAddress!, options.siteSecret()))
-          .find((id) => id !== null)
-      : undefined;
-    let outcome: Outcome;
-    try {
-      outcome = deliveryId
-        ? await applyReport(options.database(), deliveryId, reports, options.now?.() ?? new Date())
-        : { suppressed: 0, ignored: "not_tied" };
-    } catch (error) {
-      if (isTemporary(error))
-        return errorAnswer(503, "temporarily_unavailable", "The database is busy; send the notification again.", { headers: retryLater() });
-      log.error({ fault: "unexpected", ...errorFields(error) }, "a bounce could not be read");
-      return errorAnswer(500, "unexpected", "Something went wrong on our side.");
-    }
-    if (outcome.ignored) {
-      // One line per report, however many recipients it names; ids and counts only.
-      log.warn(
-        {
-          fault: "bounce_ignored",
-          reason: outcome.ignored,
-          recipients: reports.length,
-          ...(deliveryId ? { delivery_id: deliveryId } : {}),
-        },
-        "a report of undelivered mail was ignored: it is not tied to a message the site sent to the address it names",
-      );
-      return json(200, { reports: reports.length, suppressed: 0, ignored: reports.length, reason: outcome.ignored });
-    }
-    return json(200, { reports: reports.length, suppressed: outcome.suppressed, ignored: reports.length - 1 });
-  };
+  const bounceAddress = services.env.MAIL_BOUNCE_ADDRESS;
+  const deliveryId = bounceAddress
+    ? deliveredTo(request, parsed)
+        .map((address) => deliveryIdOfBounceAddress(address, bounceAddress, services.secret))
+        .find((id) => id !== null)
+    : undefined;
+  const outcome: Outcome = deliveryId
+    ? await applyReport(services.database(), deliveryId, reports, new Date())
+    : { suppressed: 0, ignored: "not_tied" };
+  if (outcome.ignored) {
+    // One line per report, however many recipients it names; ids and counts only.
+    log.warn(
+      { fault: "bounce_ignored", reason: outcome.ignored, recipients: reports.length, ...(deliveryId ? { delivery_id: deliveryId } : {}) },
+      "a report of undelivered mail was ignored: it is not tied to a message the site sent to the address it names",
+    );
+    return json(200, { reports: reports.length, suppressed: 0, ignored: reports.length, reason: outcome.ignored });
+  }
+  return json(200, { reports: reports.length, suppressed: outcome.suppressed, ignored: reports.length - 1 });
 }

@@ -18,7 +18,7 @@ import { createChallenge, createDifferentChallenge, isCorrectAnswer, OPERATORS, 
 export const CHALLENGE_TTL_MS = 30 * 60 * 1000;
 
 /** Tokens are about 200 characters; anything much longer is not one of ours. */
-export const MAX_TOKEN_LENGTH = 1_000;
+const MAX_TOKEN_LENGTH = 1_000;
 
 const payloadSchema = z.object({
   /** Unique per token; stored with the sign-up it admits. */
@@ -103,4 +103,10 @@ export function checkChallenge(secret: string, token: unknown, answer: unknown, 
   const typed = typeof answer === "number" ? String(answer) : answer;
   if (typeof typed !== "string" || !isCorrectAnswer(payload, typed)) return { ok: false, reason: "wrong_answer" };
   return { ok: true, id: payload.id, startedAt: payload.started };
+}
+
+/** GET /api/waitlist/challenge[?previous=TOKEN]: a new question, keeping the visit's start time. */
+export function newQuestion(request: Request, services: { secret: string; now: () => number }): IssuedChallenge {
+  const previous = new URL(request.url).searchParams.get("previous");
+  return issueChallenge(services.secret, services.now(), previous && previous.length <= MAX_TOKEN_LENGTH ? previous : null);
 }

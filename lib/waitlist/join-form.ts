@@ -1,16 +1,18 @@
 /**
- * The join page's form (/join), which works with no script at all: an ordinary
- * form post, read here and answered by the same sign-up handler as the dialog's
- * JSON (handler.ts: rate limit, origin, honeypot, question, minimum time, fields,
- * email domain, store), whose answer becomes the page's next state: the spec's
- * messages, each field's error, every value as typed, and a question to answer.
+ * The join page's form (/join), which works with no script at all: an ordinary form post, counted
+ * against the client's rate limit and then handed to the same signUp() as the dialog's JSON
+ * (./sign-up.ts), whose refusal becomes the page's next state: the spec's messages, each field's
+ * error, every value as typed, and a question to answer.
  */
 import "server-only";
 import { issueChallenge, liveQuestion } from "./challenge-token";
 import { VISITOR_MESSAGES } from "./messages";
 import { fieldErrorsOf, HONEYPOT_FIELD, SOURCE_FIELDS, waitlistSignupSchema, type FieldErrors, type SignupSource } from "./schema";
-import { refusalOf, WAITLIST_ENDPOINT, type ServerChallenge } from "./submit";
-import type { SignupHandler } from "./handler";
+import { refusalOf, type ServerChallenge } from "./submit";
+import { signUp, type SignUpServices } from "./sign-up";
+import { ApiError, asRefusal, REQUEST_ID_HEADER } from "../http";
+import { isForeignOrigin } from "../security/origin";
+import { countFormPost, type FormPostServices } from "../security/rate-limit";
 import { JOIN_PATH } from "../content/paths";
 import { campaignIn, sourceOf } from "./source";
 import { NEW_QUESTION_INTENT, type JoinFormState, type JoinValues } from "./join-state";
@@ -19,12 +21,9 @@ import { NEW_QUESTION_INTENT, type JoinFormState, type JoinValues } from "./join
 const JOIN_FIELDS = Object.keys(waitlistSignupSchema.shape) as (keyof JoinValues)[];
 
 type JoinContext = {
-  /** The post's own headers: its origin, client address and request id go through to the handler. */
+  /** The post's own headers: its client address and request id. */
   headers: Headers;
-  handleSignup: SignupHandler;
-  secret: string;
-  now: number;
-  afterResponse?: (work: () => void) => void;
+  services: SignUpServices & FormPostServices;
 };
 
 /**
@@ -71,20 +70,10 @@ function questionFor(secret: string, now: number, token: string, fresh: boolean)
   return challenge ? { challenge, token } : serverQuestion(secret, now, token || null);
 }
 
-/** The sign-up the dialog would send, as the handler's input: a JSON post with this post's headers. */
-function asSignupRequest(values: JoinValues, answer: string, token: string, honeypot: string, headers: Headers): Request {
-  const forwarded = new Headers(headers);
-  for (const name of ["content-length", "content-type", "transfer-encoding", "next-action", "next-router-state-tree"])
-    forwarded.delete(name);
-  forwarded.set("content-type", "application/json");
-  const host = headers.get("host") ?? "localhost";
-  const body = { ...values, challenge_token: token, challenge_answer: answer, [HONEYPOT_FIELD]: honeypot };
-  return new Request(new URL(WAITLIST_ENDPOINT, `http://${host}`), { method: "POST", headers: forwarded, body: JSON.stringify(body) });
-}
-
-/** One post of the join form: the page's next state. Nothing is stored unless the handler stores it. */
-export async function joinByForm(form: FormData, context: JoinContext): Promise<JoinFormState> {
-  const { secret, now } = context;
+/** One post of the join form: the page's next state. Nothing is stored unless signUp() stores it. */
+export async function joinByForm(form: FormData, { headers, services }: JoinContext): Promise<JoinFormState> {
+  const { secret } = services;
+  const now = services.now();
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
@@ -99,32 +88,44 @@ export async function joinByForm(form: FormData, context: JoinContext): Promise<
     return { outcome: "form", values, errors: {}, question: questionFor(secret, now, token, true) };
   }
 
-  const request = asSignupRequest(values, answer, token, text(HONEYPOT_FIELD), context.headers);
-  const response = await context.handleSignup(request, context.afterResponse);
-  if (response.ok) {
+  try {
+    // Past it (wall clock), a post still waiting for its turn to be written is refused, unwritten.
+    const deadline = Date.now() + services.deadlineMs;
+    await countFormPost(headers, services, deadline);
+    // Next and the front door refuse another site's post to a Server Action; this does not depend on them.
+    if (isForeignOrigin({ url: `http://${headers.get("host") ?? "localhost"}${JOIN_PATH}`, headers }, services.siteOrigin))
+      throw new ApiError("foreign_origin");
+    const data = { ...values, challenge_token: token, challenge_answer: answer, [HONEYPOT_FIELD]: text(HONEYPOT_FIELD) };
+    await signUp({ data, deadline, requestId: headers.get(REQUEST_ID_HEADER) ?? undefined }, services);
     return {
       outcome: "joined",
       joined: { contact_name: values.contact_name.trim(), company_name: values.company_name.trim(), email: values.email.trim() },
     };
+  } catch (error) {
+    const refusal = asRefusal(error, "join form post", headers.get(REQUEST_ID_HEADER) ?? undefined);
+    // signUp stops at the first check that fails; the page shows every field's problem at once.
+    const parsed = waitlistSignupSchema.safeParse(values);
+    const errors: FieldErrors = { ...(parsed.success ? {} : fieldErrorsOf(parsed.error)) };
+    if (refusal.code === "challenge_wrong_answer") {
+      // The spec's message for a wrong answer, and a new question to answer (the old one is not asked twice).
+      return {
+        outcome: "form",
+        values,
+        errors,
+        answerError: VISITOR_MESSAGES.wrongAnswer,
+        question: questionFor(secret, now, token, true),
+      };
+    }
+    const shown = refusalOf(refusal.status, { error: refusal.message, code: refusal.code, ...refusal.options.extra });
+    const fieldsOnly = refusal.code === "invalid_fields";
+    return {
+      outcome: "form",
+      values,
+      errors: { ...errors, ...shown.fields },
+      // Field errors speak for themselves beside each field; every other refusal is the spec's message.
+      message: fieldsOnly ? undefined : shown.message,
+      question: questionFor(secret, now, token, !!shown.newQuestion),
+      keepAnswer: fieldsOnly ? answer : undefined,
+    };
   }
-
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  // The handler stops at the first check that fails; the page shows every field's problem at once.
-  const parsed = waitlistSignupSchema.safeParse(values);
-  const errors: FieldErrors = { ...(parsed.success ? {} : fieldErrorsOf(parsed.error)) };
-  if (body.code === "challenge_wrong_answer") {
-    // The spec's message for a wrong answer, and a new question to answer (the old one is not asked twice).
-    return { outcome: "form", values, errors, answerError: VISITOR_MESSAGES.wrongAnswer, question: questionFor(secret, now, token, true) };
-  }
-  const refusal = refusalOf(response.status, body);
-  const fieldsOnly = body.code === "invalid_fields";
-  return {
-    outcome: "form",
-    values,
-    errors: { ...errors, ...refusal.fields },
-    // Field errors speak for themselves beside each field; every other refusal is the spec's message.
-    message: fieldsOnly ? undefined : refusal.message,
-    question: questionFor(secret, now, token, !!refusal.newQuestion),
-    keepAnswer: fieldsOnly ? answer : undefined,
-  };
 }

@@ -4,10 +4,11 @@
  * catalogue (spec section 8).
  */
 import type { Challenge } from "./challenge";
-import { DUPLICATE_MARKER, NEW_QUESTION_CODES, VISITOR_MESSAGES, type ApiErrorCode } from "./messages";
+import type { ErrorCode } from "../http";
+import { DUPLICATE_MARKER, NEW_QUESTION_CODES, VISITOR_MESSAGES } from "./messages";
 import type { FieldErrors, SignupRequestBody } from "./schema";
 
-export const WAITLIST_ENDPOINT = "/api/waitlist";
+const WAITLIST_ENDPOINT = "/api/waitlist";
 const CHALLENGE_ENDPOINT = "/api/waitlist/challenge";
 
 export type ServerChallenge = { challenge: Challenge; token: string };
@@ -83,7 +84,7 @@ export function refusalOf(status: number, { error, code, fields }: Record<string
   if (code === "email_refused" && typeof fields === "object" && fields !== null) {
     return { ok: false, message: VISITOR_MESSAGES.emailRefused, fields: fields as FieldErrors };
   }
-  if (NEW_QUESTION_CODES.includes(code as ApiErrorCode)) {
+  if (NEW_QUESTION_CODES.includes(code as ErrorCode)) {
     return { ok: false, message: VISITOR_MESSAGES.newQuestion, newQuestion: { focusAnswer: true } };
   }
   // A temporary condition on our side: nothing was stored, and the same answer can be sent again.

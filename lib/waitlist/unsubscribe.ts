@@ -9,9 +9,8 @@
  */
 import "server-only";
 import { recordAction, type Actor } from "../audit/trail";
-import { getDatabase, isTemporary, type Database } from "../db";
-import { errorAnswer, retryLater } from "../http";
-import { errorFields, log } from "../log";
+import { getDatabase, type Database } from "../db";
+import { ApiError, seeOther } from "../http";
 import { UNSUBSCRIBE_PAGE_PATH } from "../content/paths";
 import { siteSecret } from "../security/secret";
 import { publicIdFromToken, UNSUBSCRIBED_PROBLEM } from "./entry-link";
@@ -39,7 +38,8 @@ async function unsubscribe(database: Database, publicId: string, now = new Date(
   });
 }
 
-type UnsubscribeOptions = { secret: string; database: () => Database; now?: () => Date };
+/** What unsubscribing needs of the site. */
+type UnsubscribeServices = { secret: string; database: () => Database };
 
 /** The page's address for a token: where a GET of the link leads, and where its button's POST returns. */
 function unsubscribePagePath(token: string): string {
@@ -49,48 +49,29 @@ function unsubscribePagePath(token: string): string {
 /** The query a form on the unsubscribe page adds to the POST: its answer is then the page again, not a line of text. */
 export const FROM_PAGE = "from=page";
 
-/** The handlers of UNSUBSCRIBE_PATH/<token>: POST unsubscribes, GET leads to the unsubscribe page. */
-export function createUnsubscribeHandlers(options: UnsubscribeOptions) {
-  const text = (status: number, message: string) =>
-    new Response(message, {
-      status,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" },
-    });
-  const toPage = (token: string) =>
-    new Response(null, { status: 303, headers: { Location: unsubscribePagePath(token), "Cache-Control": "no-store" } });
+const toPage = (token: string) => seeOther(unsubscribePagePath(token));
 
-  async function POST(request: Request, token: string): Promise<Response> {
-    const publicId = publicIdFromToken(options.secret, token, "unsubscribe");
-    const fromPage = new URL(request.url).search === `?${FROM_PAGE}`;
-    if (!publicId) return errorAnswer(404, "link_invalid", "This unsubscribe link is not valid.", { as: "text" });
-    try {
-      const outcome = await unsubscribe(options.database(), publicId, options.now?.());
-      // The page's button: back to the page, which now says so (POST, redirect, GET).
-      if (fromPage) return toPage(token);
-      if (outcome === "gone")
-        return errorAnswer(404, "entry_gone", "This entry is no longer on the waitlist: we send it nothing.", { as: "text" });
-      return text(200, "You are unsubscribed: we will send you no more email.");
-    } catch (error) {
-      if (isTemporary(error)) {
-        log.warn({ fault: "database_unavailable", ...errorFields(error) }, "unsubscribe answered 503: nothing changed");
-        return errorAnswer(503, "temporarily_unavailable", "We could not do that just now. Please try again in a moment.", {
-          as: "text",
-          headers: retryLater(),
-        });
-      }
-      log.error({ fault: "unexpected", ...errorFields(error) }, "unsubscribe failed");
-      return errorAnswer(500, "unexpected", "Something went wrong on our side. Please try again later.", { as: "text" });
-    }
-  }
+/** POST UNSUBSCRIBE_PATH/<token> (public: the token is the key): unsubscribes with one click. */
+export async function postUnsubscribe(
+  request: Request,
+  { services }: { services: UnsubscribeServices },
+  { token = "" },
+): Promise<Response> {
+  const publicId = publicIdFromToken(services.secret, token, "unsubscribe");
+  if (!publicId) throw new ApiError("link_invalid");
+  const outcome = await unsubscribe(services.database(), publicId);
+  // The page's button: back to the page, which now says so (POST, redirect, GET).
+  if (new URL(request.url).search === `?${FROM_PAGE}`) return toPage(token);
+  if (outcome === "gone") throw new ApiError("entry_gone", { detail: "We send it nothing." });
+  return new Response("You are unsubscribed: we will send you no more email.", {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" },
+  });
+}
 
-  /** Changes nothing: the unsubscribe page, with its one button. */
-  function GET(_request: Request, token: string): Response {
-    const publicId = publicIdFromToken(options.secret, token, "unsubscribe");
-    if (!publicId) return errorAnswer(404, "link_invalid", "This unsubscribe link is not valid.", { as: "text" });
-    return toPage(token);
-  }
-
-  return { POST, GET };
+/** GET UNSUBSCRIBE_PATH/<token>: changes nothing, and leads to the unsubscribe page with its one button. */
+export function getUnsubscribe(_request: Request, { services }: { services: UnsubscribeServices }, { token = "" }): Response {
+  if (!publicIdFromToken(services.secret, token, "unsubscribe")) throw new ApiError("link_invalid");
+  return toPage(token);
 }
 
 /** What the unsubscribe page shows for a token: whether mail still goes to its entry, and nothing else about it. */

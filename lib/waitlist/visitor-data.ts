@@ -6,7 +6,7 @@
 import "server-only";
 import { getDatabase, type Database } from "../db";
 import { timestamp } from "../time";
-import { errorAnswer, retryLater } from "../http";
+import { ApiError, retryLater } from "../http";
 import { siteSecret } from "../security/secret";
 import { visitorStanding } from "../follow-up/visitor-standing";
 import { signupOf } from "./fields";
@@ -87,25 +87,15 @@ async function loadEntryData(
   };
 }
 
-/** GET /waitlist/entry/<token>/data: the file, or why not. Never cached; the link's key never leaves as a Referer. */
+/** What the visitor's page's download sends with every answer: its key never leaves as a Referer, never indexed. */
+export const VISITOR_DATA_HEADERS = { "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" };
+
+/** GET /waitlist/entry/<token>/data (public: the signed token is the key): the file, or why not. Never cached. */
 export async function entryDataResponse(token: string, load = loadEntryData): Promise<Response> {
   const result = await load(token);
-  const privateHeaders = { "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" };
-  if (result.state === "invalid")
-    return errorAnswer(404, "link_invalid", "This link is not valid. Use the link in your confirmation email.", {
-      as: "text",
-      headers: privateHeaders,
-    });
-  if (result.state === "gone")
-    return errorAnswer(404, "entry_gone", "This entry is no longer on the waitlist, so we hold nothing about it.", {
-      as: "text",
-      headers: privateHeaders,
-    });
-  if (result.state === "unavailable")
-    return errorAnswer(503, "temporarily_unavailable", "We can't prepare your data right now. Please try again in a minute.", {
-      as: "text",
-      headers: { ...privateHeaders, ...retryLater() },
-    });
+  if (result.state === "invalid") throw new ApiError("link_invalid", { detail: "Use the link in your confirmation email." });
+  if (result.state === "gone") throw new ApiError("entry_gone", { detail: "We hold nothing about it." });
+  if (result.state === "unavailable") throw new ApiError("temporarily_unavailable", { headers: retryLater() });
   const data = result.entry;
   // Indented: a person opens this file, not only a program.
   return new Response(`${JSON.stringify(data, null, 2)}\n`, {
@@ -114,7 +104,6 @@ export async function entryDataResponse(token: string, load = loadEntryData): Pr
       "Content-Type": "application/json; charset=utf-8",
       "Cache-Control": "no-store",
       "Content-Disposition": 'attachment; filename="fieldcrew-waitlist-entry.json"',
-      ...privateHeaders,
     },
   });
 }

@@ -7,9 +7,8 @@
 import "server-only";
 import { recordAction, type Actor } from "../audit/trail";
 import { getDatabase, isTemporary, Prisma, type Database } from "../db";
-import { errorAnswer, hasContentType, readBoundedText, retryLater, TOO_LARGE, type ErrorCode } from "../http";
+import { ApiError, readForm, seeOther } from "../http";
 import { errorFields, log } from "../log";
-import { isFromOwnPage } from "../security/origin";
 import { siteSecret } from "../security/secret";
 import { publicIdFromToken } from "./entry-link";
 import { ENTRY_PAGE_PATH } from "../content/paths";
@@ -143,57 +142,23 @@ const MAX_FORM_BYTES = 2_048;
 
 /** After the action, back to the page (POST, then redirect, then GET): reloading it changes nothing. */
 function backToPage(token: string, done?: EntryAction): Response {
-  const location = `${ENTRY_PAGE_PATH}/${encodeURIComponent(token)}${done ? `?done=${done}` : ""}`;
-  return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
+  return seeOther(`${ENTRY_PAGE_PATH}/${encodeURIComponent(token)}${done ? `?done=${done}` : ""}`);
 }
 
-type EntryActionOptions = { siteUrl: string; secret: string; database?: () => Database; now?: () => Date };
+/** What the page's actions need of the site. */
+type EntryActionServices = { secret: string; database: () => Database };
 
-/** A refusal of the page's buttons: the sentence as text, for the browser to show. */
-function refuse(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
-  return errorAnswer(status, code, message, { as: "text", headers });
-}
-
-/** POST /api/waitlist/entry: `token` and `action` (confirm or remove), form-encoded. */
-export function createEntryActionHandler(options: EntryActionOptions): (request: Request) => Promise<Response> {
-  const siteOrigin = new URL(options.siteUrl).origin;
-  const database = options.database ?? getDatabase;
-  const now = options.now ?? (() => new Date());
-
-  return async function handleEntryAction(request) {
-    if (!isFromOwnPage(request, siteOrigin))
-      return refuse(403, "foreign_origin", "This request did not come from a FieldCrew page, so nothing was changed.");
-    if (!hasContentType(request, "application/x-www-form-urlencoded"))
-      return refuse(415, "unsupported_media_type", "Send the form from your waitlist page.");
-    const body = await readBoundedText(request, MAX_FORM_BYTES);
-    if (body === TOO_LARGE) return refuse(413, "too_large", "That form is too large.");
-    if (typeof body !== "string")
-      return refuse(400, "unreadable_body", "That form could not be read. Please use the buttons on your waitlist page.");
-    const form = new URLSearchParams(body);
-    const token = form.get("token") ?? "";
-    const action = form.get("action");
-    if (!ENTRY_ACTIONS.includes(action as EntryAction))
-      return refuse(400, "invalid_choice", "Choose Confirm or Remove on your waitlist page.");
-
-    const publicId = publicIdFromToken(options.secret, token);
-    // A made-up or altered link: its page says so.
-    if (!publicId) return backToPage(token);
-    try {
-      if (action === "confirm") await confirmEntry(database(), publicId, now());
-      else await removeEntry(database(), { publicId }, "visitor", now());
-    } catch (error) {
-      if (isTemporary(error)) {
-        log.warn({ fault: "database_unavailable", action, ...errorFields(error) }, "visitor's action answered 503: nothing changed");
-        return refuse(
-          503,
-          "temporarily_unavailable",
-          "We could not do that just now, and nothing was changed. Please go back and try again in a moment.",
-          retryLater(),
-        );
-      }
-      log.error({ fault: "unexpected", action, ...errorFields(error) }, "visitor's action failed");
-      return refuse(500, "unexpected", "Something went wrong on our side. Please try again later.");
-    }
-    return backToPage(token, action as EntryAction);
-  };
+/** POST /api/waitlist/entry (visitorPage guard): `token` and `action` (confirm or remove), form-encoded. */
+export async function postEntryAction(request: Request, { services }: { services: EntryActionServices }): Promise<Response> {
+  const form = await readForm(request, MAX_FORM_BYTES, "your waitlist page");
+  const token = form.get("token") ?? "";
+  const action = form.get("action");
+  if (!ENTRY_ACTIONS.includes(action as EntryAction))
+    throw new ApiError("invalid_choice", { detail: "Choose Confirm or Remove on your waitlist page." });
+  const publicId = publicIdFromToken(services.secret, token);
+  // A made-up or altered link: its page says so.
+  if (!publicId) return backToPage(token);
+  if (action === "confirm") await confirmEntry(services.database(), publicId);
+  else await removeEntry(services.database(), { publicId }, "visitor");
+  return backToPage(token, action as EntryAction);
 }

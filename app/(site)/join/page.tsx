@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { JoinForm } from "@/components/waitlist/join-form";
 import { PAGES } from "@/lib/content/pages";
 import { pageMetadata } from "@/lib/content/metadata";
-import { firstJoinStateOnSite } from "@/lib/site/handlers";
+import { firstJoinStateOnSite } from "@/lib/site/forms";
 import { joinWaitlist } from "./actions";
 
 // Each visit gets its own security question, so the page is made per request (and never cached: server.ts).

@@ -1,9 +1,13 @@
-import { after } from "next/server";
-import { methodsNotAllowed } from "@/lib/http";
-import { handleSignup } from "@/lib/site/handlers";
+import { route } from "@/lib/http";
+import { formPost } from "@/lib/site/guards";
+import { services } from "@/lib/site/services";
+import { postSignUp } from "@/lib/waitlist/sign-up";
 
-// Deliveries owed for a new sign-up (the webhook, the email) start once the answer has gone out.
-export const POST = (request: Request) => handleSignup(request, after);
-
-// Next would answer other methods with an empty 405; these say what to use instead.
-export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("POST", "Use POST to join the waitlist.");
+// The dialog's sign-up: a form post from the site's own pages, counted against the client's rate
+// limit; POST only. The four steps are in lib/waitlist/sign-up.ts.
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  guard: formPost(services),
+  what: "sign-up",
+  POST: postSignUp,
+  otherMethods: "Use POST to join the waitlist.",
+});

@@ -1,6 +1,15 @@
-import { methodsNotAllowed } from "@/lib/http";
-import { handleCampaignsCsv } from "@/lib/operator/console-routes";
+import { route } from "@/lib/http";
+import { downloadCampaigns } from "@/lib/operator/console-routes";
+import { CONSOLE_HEADERS, consoleRole } from "@/lib/site/guards";
 
 export const dynamic = "force-dynamic";
-export const GET = handleCampaignsCsv;
-export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET", "Download the campaigns' figures with GET.");
+
+// The campaigns' figures as CSV (counts only): any signed-in operator.
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  guard: consoleRole(),
+  answers: "text",
+  headers: CONSOLE_HEADERS,
+  what: "console download",
+  GET: downloadCampaigns,
+  otherMethods: "Download the campaigns' figures with GET.",
+});

@@ -1,13 +1,15 @@
-import { methodsNotAllowed } from "@/lib/http";
-import { unsubscribeHandlers } from "@/lib/site/handlers";
+import { route } from "@/lib/http";
+import { publicRoute } from "@/lib/site/guards";
+import { services } from "@/lib/site/services";
+import { getUnsubscribe, postUnsubscribe } from "@/lib/waitlist/unsubscribe";
 
-type Context = { params: Promise<{ token: string }> };
-
-// POST: one-click unsubscribe (RFC 8058, a mailbox provider's button); GET: the unsubscribe page, nothing changed.
-export const POST = async (request: Request, { params }: Context) => unsubscribeHandlers().POST(request, (await params).token);
-export const GET = async (request: Request, { params }: Context) => unsubscribeHandlers().GET(request, (await params).token);
-
-export const { HEAD, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(
-  "POST",
-  "Unsubscribe with a POST to this address (your mail program's unsubscribe button sends one).",
-);
+// Public: the signed token in the address is the key. POST is one-click unsubscribe (RFC 8058, a
+// mailbox provider's button); GET changes nothing and leads to the unsubscribe page.
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  guard: publicRoute(services),
+  answers: "text",
+  what: "unsubscribe",
+  POST: postUnsubscribe,
+  GET: getUnsubscribe,
+  otherMethods: "Unsubscribe with a POST to this address (your mail program's unsubscribe button sends one).",
+});

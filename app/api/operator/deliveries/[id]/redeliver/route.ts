@@ -1,7 +1,13 @@
-import { handleRedeliver } from "@/lib/operator/console-routes";
+import { route } from "@/lib/http";
+import { redeliverFromForm } from "@/lib/operator/console-routes";
+import { CONSOLE_HEADERS, consoleRole } from "@/lib/site/guards";
 
-type Context = { params: Promise<{ id: string }> };
-
-export async function POST(request: Request, { params }: Context) {
-  return handleRedeliver(request, (await params).id);
-}
+// Sending a failed delivery again: an operator allowed to, from the entry's page.
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
+  guard: consoleRole({ permission: "redeliver" }),
+  answers: "text",
+  headers: CONSOLE_HEADERS,
+  what: "console action",
+  POST: redeliverFromForm,
+  otherMethods: "Send a delivery again with the button on its entry's page (a POST).",
+});
