@@ -2,7 +2,7 @@ import { defineConfig, devices } from "@playwright/test";
 import { chromiumLaunchOptions, missingChromium } from "./e2e/support/browser";
 import { E2E_MAIL_DIR, E2E_MAIL_PORT, E2E_PORT, E2E_SITE_URL } from "./e2e/support/config";
 import { e2eServerEnv } from "./e2e/support/server-env";
-import { SERVER_NODE_ARGS } from "./lib/build/server-bundle";
+import { SERVER_NODE_ARGS } from "./scripts/build/server-bundle";
 
 /**
  * By default the suite builds the site (when its inputs changed since the last build), migrates a fresh database of its own and
@@ -58,7 +58,7 @@ export default defineConfig({
       : [
           {
             // The build is made only when its inputs changed (npm test makes it first, for this address).
-            command: `rm -rf .tmp/e2e && npm run db:migrate && tsx lib/build/main.ts && node ${SERVER_NODE_ARGS.join(" ")} --port ${E2E_PORT}`,
+            command: `rm -rf .tmp/e2e && npm run db:migrate && tsx scripts/build/main.ts && node ${SERVER_NODE_ARGS.join(" ")} --port ${E2E_PORT}`,
             url: `${baseURL}/`,
             env: e2eServerEnv(baseURL),
             reuseExistingServer: false,

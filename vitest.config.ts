@@ -29,17 +29,17 @@ const unit = {
  * show, so they run once, in the default driver's project.
  */
 const openNoDatabase = [
-  "tests/build-inputs.test.ts",
-  "tests/challenge.test.ts",
-  "tests/channel-thread.test.ts",
-  "tests/email-suggestion.test.ts",
-  "tests/front-door.test.ts",
+  "tests/scripts/build/inputs.test.ts",
+  "tests/waitlist/challenge.test.ts",
+  "tests/outbox/channel-thread.test.ts",
+  "tests/waitlist/email-suggestion.test.ts",
+  "tests/site/front-door.test.ts",
   "tests/group-commit.test.ts",
-  "tests/request-errors.test.ts",
-  "tests/security.test.ts",
+  "tests/site/request-errors.test.ts",
+  "tests/security/headers.test.ts",
   "tests/server-only-boundary.test.ts",
-  "tests/thread-time.test.ts",
-  "tests/waitlist-schema.test.ts",
+  "tests/db/thread-time.test.ts",
+  "tests/waitlist/schema.test.ts",
 ];
 
 export default defineConfig({
@@ -70,7 +70,7 @@ export default defineConfig({
         test: {
           name: "libsql",
           ...unit,
-          exclude: [...unit.exclude, ...openNoDatabase, "tests/database-connection.test.ts"],
+          exclude: [...unit.exclude, ...openNoDatabase, "tests/db/worker-connection.test.ts"],
           env: { ...env, DATABASE_DRIVER: "libsql" },
         },
       },

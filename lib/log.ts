@@ -11,6 +11,7 @@
  */
 import "server-only";
 import { createRequire } from "node:module";
+import { inspect } from "node:util";
 import pino, { type Logger } from "pino";
 import { singleton } from "./singleton";
 
@@ -95,21 +96,67 @@ function withoutQueryArguments(error: Error): { message: string; stack?: string 
   };
 }
 
+/** Anything shaped like an email address, masked: a library's error text can quote a query's values. */
+const ADDRESS = /[A-Za-z0-9.!#$%&'*+=?^_{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+
+function maskAddresses(text: string): string {
+  return text.replace(ADDRESS, "[address]");
+}
+
 /**
  * The error's kind and where it happened, for a log line. Callers make sure no visitor value is
- * in their own errors' messages; Prisma's validation error is cut to what carries none.
+ * in their own errors' messages; Prisma's validation error is cut to what carries none, and
+ * anything shaped like an address is masked in what is left.
  */
 export function errorFields(error: unknown): { error: { type: string; message: string; code?: string; stack?: string } } {
-  if (!(error instanceof Error)) return { error: { type: typeof error, message: String(error) } };
+  if (!(error instanceof Error)) return { error: { type: typeof error, message: maskAddresses(String(error)) } };
   const code = (error as { code?: unknown }).code;
   const { message, stack } = withoutQueryArguments(error);
   return {
     error: {
       type: error.name,
-      message,
+      message: maskAddresses(message),
       ...(typeof code === "string" ? { code } : {}),
-      ...(stack ? { stack } : {}),
+      ...(stack ? { stack: maskAddresses(stack) } : {}),
     },
+  };
+}
+
+/** Errors that have their line in the log already (a page's, by lib/site/request-errors.ts). */
+const reported = new WeakSet<object>();
+
+/** Notes that `error` has its line in the log: true the first time, false once it has one. */
+export function firstReport(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return true;
+  if (reported.has(error)) return false;
+  reported.add(error);
+  return true;
+}
+
+/**
+ * From now on, console.error writes to this log: Next prints an error a page did not catch with
+ * console.error, which would put Prisma's query, an address among its values, on standard error
+ * whole. An Error goes through errorFields; text has its addresses masked. A page's error gets
+ * its line with the request's id and route from lib/site/request-errors.ts, just after Next
+ * prints it, so it is written here only if that line did not come.
+ */
+export function sendConsoleErrorsToLog(): void {
+  console.error = (...args: unknown[]) => {
+    const error = args.find((arg): arg is Error => arg instanceof Error);
+    const text = maskAddresses(
+      args
+        .filter((arg) => arg !== error)
+        .map((arg) => (typeof arg === "string" ? arg : inspect(arg, { depth: 2, breakLength: Infinity })))
+        .join(" "),
+    );
+    if (!error) return void site.logger.error({ source: "console.error" }, text);
+    setImmediate(() => {
+      if (firstReport(error))
+        site.logger.error(
+          { fault: "unexpected", source: "console.error", ...errorFields(error) },
+          text || "an error printed to standard error",
+        );
+    });
   };
 }
 

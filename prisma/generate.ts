@@ -8,13 +8,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileDigests } from "../lib/build/inputs";
+import { fileDigests } from "../scripts/build/inputs";
 
 const OUTPUT = path.join("lib", "generated", "prisma");
 const RECORD = path.join(OUTPUT, ".made-from");
 const INPUTS = ["prisma/schema.prisma", "prisma.config.ts", "node_modules/prisma/package.json", "node_modules/@prisma/client/package.json"];
 
-// The same record of files as the production build's (lib/build/inputs.ts).
+// The same record of files as the production build's (scripts/build/inputs.ts).
 const madeFrom = JSON.stringify(fileDigests(".", INPUTS));
 
 const current = existsSync(path.join(OUTPUT, "client.ts")) && existsSync(RECORD) && readFileSync(RECORD, "utf8").trim() === madeFrom;

@@ -19,7 +19,7 @@ import { faker } from "@faker-js/faker";
 import nextEnv from "@next/env";
 import { createDatabase, Prisma } from "../lib/db";
 import { databaseSettings, parseEnv } from "../lib/env";
-import { indexAllEntries } from "../lib/operator/search-index";
+import { indexAllEntries } from "../lib/console/search-index";
 import { orderedUuid } from "../lib/ordered-id";
 import { timestamp } from "../lib/time";
 import { normalizeEmail } from "../lib/waitlist/schema";

@@ -4,7 +4,7 @@
  *
  * Each stage is a script of package.json that can be run alone (the unit tests' two drivers are
  * `test:unit`'s two halves, and the fault suite is `test:faults` with its backups file apart). The
- * production build is made once (lib/build/main.ts: skipped while its inputs are unchanged), for
+ * production build is made once (scripts/build/main.ts: skipped while its inputs are unchanged), for
  * the e2e server's address; a stage that starts a server waits for it.
  *
  * The lanes run side by side, each lane's stages one after another: the checks and the tests that
@@ -50,7 +50,7 @@ const STAGES: Record<string, Stage> = {
   lint: { command: npmRun("lint") },
   // What `npm start` builds, but for the e2e server's address (SITE_URL is baked into the pages),
   // without Next's own type check: the typecheck stage is that check (next.config.mjs).
-  build: { command: ["npx", "tsx", "lib/build/main.ts"], env: { SITE_URL: E2E_SITE_URL, BUILD_SKIPS_TYPE_CHECK: "1" } },
+  build: { command: ["npx", "tsx", "scripts/build/main.ts"], env: { SITE_URL: E2E_SITE_URL, BUILD_SKIPS_TYPE_CHECK: "1" } },
   "test:unit (better-sqlite3)": { command: ["npx", "vitest", "run", "--project", "better-sqlite3"] },
   "test:unit (libsql)": { command: ["npx", "vitest", "run", "--project", "libsql"] },
   "test:e2e": { command: npmRun("test:e2e"), needsBuild: true },

@@ -7,7 +7,7 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync,
 import { connect } from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { bundleServer, SERVER_NODE_ARGS } from "../../lib/build/server-bundle";
+import { bundleServer, SERVER_NODE_ARGS } from "../../scripts/build/server-bundle";
 
 export const BENCH_SECRET = "bench-only-secret-not-for-production-0123456789";
 
@@ -111,7 +111,7 @@ export function ensureBuild(fresh = false): void {
 
 let bundled: Promise<string> | undefined;
 /**
- * node's arguments that run the production server as `npm start` does (lib/build/server-bundle.ts),
+ * node's arguments that run the production server as `npm start` does (scripts/build/server-bundle.ts),
  * bundled from the sources once per process: a test never runs an older server.ts than the one here.
  */
 export async function serverEntry(): Promise<string[]> {

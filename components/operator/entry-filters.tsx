@@ -1,5 +1,5 @@
 import { buttonClasses } from "@/components/ui/button-styles";
-import { DIRECT_SOURCE, MIN_SEARCH_LENGTH, type ListQuery } from "@/lib/operator/list";
+import { DIRECT_SOURCE, MIN_SEARCH_LENGTH, type ListQuery } from "@/lib/console/list";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/content/signup-options";
 
 const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm";

@@ -13,8 +13,8 @@ import {
   urgencyOf,
   type FollowUpState,
 } from "@/lib/follow-up/states";
-import { momentIn } from "@/lib/operator/time-format";
-import type { FollowUpStatus } from "@/lib/operator/queries";
+import { momentIn } from "@/lib/console/time-format";
+import type { FollowUpStatus } from "@/lib/console/queries";
 
 const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm";
 const label = "block text-sm font-medium text-slate-700";

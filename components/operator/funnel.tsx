@@ -9,7 +9,7 @@ import {
   type PageSpeed,
   type SortKey,
 } from "@/lib/analytics/report";
-import { count as number } from "@/lib/operator/format";
+import { count as number } from "@/lib/console/format";
 import { METRIC_INFO, METRICS, metricText, RATING_LABELS, type Rating } from "@/lib/analytics/vitals";
 import { ConsoleFigure } from "./console-frame";
 

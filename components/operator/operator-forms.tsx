@@ -3,7 +3,7 @@
 import { useActionState, type ReactNode } from "react";
 import { buttonClasses } from "@/components/ui/button-styles";
 import { ROLE_LABELS, ROLES } from "@/lib/auth/roles";
-import type { OperatorFormState } from "@/lib/operator/operator-admin";
+import type { OperatorFormState } from "@/lib/console/operator-admin";
 import { ConfirmLink } from "@/components/operator/confirm-link";
 
 type Action = (previous: OperatorFormState, form: FormData) => Promise<OperatorFormState>;

@@ -1,4 +1,4 @@
-import type { Overview } from "@/lib/operator/overview";
+import type { Overview } from "@/lib/console/overview";
 
 /** Fills for up to six series; each also has its name in the legend and the table, so colour is never the only cue. */
 const FILLS = ["fill-brand-400", "fill-sky-600", "fill-emerald-600", "fill-violet-600", "fill-amber-700", "fill-slate-400"];

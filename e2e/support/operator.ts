@@ -12,7 +12,7 @@ export function uniqueOperatorEmail(tag: string): string {
 
 /** Runs `npm run waitlist -- <args>` against the test server's database, as an operator at the shell would. */
 export function waitlistCli(args: string[], siteUrl: string): string {
-  return execFileSync(process.execPath, ["lib/operator/waitlist.mjs", ...args], {
+  return execFileSync(process.execPath, ["scripts/waitlist.mjs", ...args], {
     env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, SITE_URL: siteUrl, SMTP_URL: "", MAIL_FROM: "" },
     encoding: "utf8",
   });

@@ -5,7 +5,7 @@
  * instance sees every session (docs/security.md, "The operator console").
  *
  * What is ours around it:
- * - Nobody signs up. Operators are added from the shell (lib/operator/operators.ts);
+ * - Nobody signs up. Operators are added from the shell (lib/console/operators.ts);
  *   better-auth is not allowed to create a user at all (the user.create hook), so
  *   its email link cannot make one either.
  * - A first passkey is registered with a one-time enrolment link
@@ -93,7 +93,7 @@ export function createAuth({ env, database }: AuthOptions) {
     database: prismaAdapter(database(), { provider: "sqlite" }),
     user: {
       modelName: "operator",
-      // Set from the shell or by an admin (lib/operator/operators.ts), never through the library.
+      // Set from the shell or by an admin (lib/console/operators.ts), never through the library.
       additionalFields: { role: { type: "string", required: false, input: false } },
     },
     session: {

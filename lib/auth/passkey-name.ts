@@ -1,6 +1,6 @@
 /**
  * One rule for a passkey's name, wherever it is given: when it is made (lib/auth/routes.ts) and
- * when it is renamed (lib/operator/account.ts). Operators see names in the console and the shell.
+ * when it is renamed (lib/console/account.ts). Operators see names in the console and the shell.
  */
 import { DISGUISING_CHARACTERS } from "../security/disguising-characters";
 

@@ -11,7 +11,7 @@ import type { FaultKind } from "../log";
 
 /**
  * Marks a DatabaseUnavailable whichever copy of this module made it: server.ts (bundled by
- * lib/build/server-bundle.ts) and Next's route bundles each have their own copy, and share one
+ * scripts/build/server-bundle.ts) and Next's route bundles each have their own copy, and share one
  * database client (lib/singleton.ts), so an error thrown by one copy's class reaches the other's
  * checks.
  */

@@ -3,6 +3,7 @@
  * (./worker.mjs, plain JavaScript checked by TypeScript through these types): the thread's
  * settings, each request (one operation of Prisma's driver adapter), and each reply.
  */
+import "server-only";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 
 /** The thread's workerData. */

@@ -17,22 +17,28 @@
  * Retries take at most half of a kind's places, and first attempts are claimed before them, so a
  * failing receiver's retries never hold back the deliveries of new sign-ups.
  *
- * Every statement costs the same whatever the history (docs/performance.md, "Launch day"): the due
- * rows come from the front of two indexes of pending rows, the hourly caps from counts per minute
- * (outbox_sent_minutes, kept by triggers), the outcomes of a moment are one UPDATE, and delivered
- * rows older than a week are deleted a few hundred at a time.
+ * This file is the scheduling; ./statements.ts is its SQL.
  */
 import "server-only";
-import { getDatabase, Prisma, whileBusy, WITHOUT_SYNC, WITHOUT_WAITING, type Database } from "../db";
+import { getDatabase, whileBusy, type Database } from "../db";
 import { EventLoopLoad } from "../event-loop-load";
 import { timestamp } from "../time";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { GroupCommit } from "../group-commit";
 import { errorFields, log } from "../log";
+import {
+  claimStatement,
+  pruneDeliveredStatement,
+  pruneMinutesStatement,
+  PRUNE_BATCH,
+  recordStatement,
+  DELIVERY_KINDS,
+  type ClaimedRow,
+  type DeliveryKind,
+  type OutcomeRow,
+} from "./statements";
 
-/** The kinds of delivery the site owes for a new sign-up. */
-export const DELIVERY_KINDS = ["webhook", "email"] as const;
-export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+export type { DeliveryKind } from "./statements";
 
 /**
  * A claimed row: what a channel needs to attempt it. `event` says what it is about ("created"
@@ -130,37 +136,10 @@ export type DeliveryWorkerOptions = {
   now?: () => number;
 };
 
-/** `claimed_minute` is null on a row the claim only put off (its key's cap is reached). */
-type ClaimedRow = {
-  id: string;
-  kind: DeliveryKind;
-  entry_id: bigint | number;
-  attempts: bigint | number;
-  event: string;
-  payload: string | null;
-  claimed_minute: bigint | number | null;
-};
 type Outcome = { delivery: Delivery; outcome: Attempted };
 
-const MINUTE_MS = 60_000;
-/**
- * A cap counts the minute it is read in and the 60 before it: what was sent in one minute is
- * counted for 60 to 61 minutes, so no hour, wherever it starts, holds more than the cap.
- */
-const CAP_WINDOW_MINUTES = 61;
-/** Delivered rows are kept a week (the entry stays in waitlist_entries), then deleted. */
-const KEEP_DELIVERED_MS = 7 * 24 * 60 * MINUTE_MS;
 /** The prune runs once a minute, and again at the next look while it found a full batch. */
-const PRUNE_EVERY_MS = MINUTE_MS;
-/** At a million rows a delete of 200 held the database up to 52 ms; 50 stay near 10. */
-const PRUNE_BATCH = 50;
-/**
- * Claims and outcomes commit without a sync of their own and never wait in SQLite for another
- * process's lock (lib/db): a claim or outcome lost to a power cut only makes a delivery go out
- * again (at least once, as a crash already may), the next sign-up's commit syncs them, and a lock
- * is waited out by whileBusy between tries, with the site's connection free for sign-ups.
- */
-const OWN_WRITE = Prisma.raw(WITHOUT_SYNC + WITHOUT_WAITING);
+const PRUNE_EVERY_MS = 60_000;
 /** Rows owed and claimed per kind by a sweep while the site is saturated (yieldAbove). */
 const YIELDING_BATCH = 10;
 /** Outcomes finishing within this long of each other are recorded by one statement. */
@@ -503,25 +482,13 @@ export class DeliveryWorker {
    */
   private async record(database: Database, batch: Outcome[]): Promise<void> {
     const now = this.now();
-    // [id, status, next attempt (stored form) or null, last error or null, attempts given back]
-    const outcomes = batch.map(({ delivery, outcome }) => {
+    const outcomes = batch.map(({ delivery, outcome }): OutcomeRow => {
       if (outcome.delivered) return [delivery.id, "delivered", null, null, 0];
       const delay = outcome.now ? 0 : this.options.retryDelaysMs[delivery.attempt - 1];
       if (!outcome.retry || delay === undefined) return [delivery.id, "failed", null, outcome.problem, 0];
       return [delivery.id, "pending", timestamp(new Date(now + delay)), outcome.problem, outcome.now ? 1 : 0];
     });
-    const failed = await database.$queryRaw<{ id: string }[]>`${OWN_WRITE}
-      UPDATE outbox SET
-        status = CASE WHEN outcome.value ->> 1 = 'pending' THEN outbox.status ELSE outcome.value ->> 1 END,
-        delivered_at = CASE WHEN outcome.value ->> 1 = 'delivered' THEN ${new Date(now)} END,
-        next_attempt_at = coalesce(outcome.value ->> 2, outbox.next_attempt_at),
-        last_error = outcome.value ->> 3,
-        attempts = outbox.attempts - (outcome.value ->> 4),
-        lease_owner = NULL,
-        lease_expires_at = NULL
-      FROM json_each(${JSON.stringify(outcomes)}) AS outcome
-      WHERE outbox.id = outcome.value ->> 0 AND outbox.lease_owner = ${this.options.owner}
-      RETURNING CASE WHEN outbox.status = 'failed' THEN outbox.id END AS id`;
+    const failed = await database.$queryRaw<{ id: string }[]>(recordStatement(outcomes, this.options.owner, now));
     const failedIds = new Set(failed.map((row) => row.id).filter((id) => id !== null));
     for (const { delivery, outcome } of batch) {
       if (!failedIds.has(delivery.id) || outcome.delivered) continue;
@@ -561,91 +528,8 @@ export class DeliveryWorker {
    */
   async prune(): Promise<number> {
     const now = this.now();
-    const deleted = await whileBusy(
-      this.database(),
-      (database) => database.$executeRaw`${OWN_WRITE}
-        DELETE FROM outbox WHERE id IN (
-          SELECT id FROM outbox WHERE status = 'delivered' AND delivered_at < ${new Date(now - KEEP_DELIVERED_MS)}
-          ORDER BY delivered_at LIMIT ${PRUNE_BATCH})`,
-    );
-    await whileBusy(
-      this.database(),
-      (database) => database.$executeRaw`${OWN_WRITE}
-        DELETE FROM outbox_sent_minutes WHERE minute < ${Math.floor(now / MINUTE_MS) - 2 * CAP_WINDOW_MINUTES}`,
-    );
+    const deleted = await whileBusy(this.database(), (database) => database.$executeRaw(pruneDeliveredStatement(now)));
+    await whileBusy(this.database(), (database) => database.$executeRaw(pruneMinutesStatement(now)));
     return deleted;
   }
-}
-
-type ClaimInput = {
-  kind: DeliveryKind;
-  /** Rows to claim at most, and of them retries at most. */
-  room: number;
-  retryRoom: number;
-  /** ms since 1970. */
-  now: number;
-  owner: string;
-  leaseMs: number;
-  cap?: number;
-  keyCap?: number;
-};
-
-/**
- * The claim of one kind as one statement, so two instances never claim one row and the caps hold
- * across instances: it reads the due rows (first attempts, then retries) from the front of their
- * indexes, numbers them overall and per throttle key, and claims a row only while its number stays
- * within what its kind and its key have left of their caps (counted per minute). A row over its
- * key's cap is put off until the key's oldest counted minute leaves the window, so rows of a key
- * that must wait never stand in front of the others. Exported for the tests' EXPLAIN.
- */
-export function claimStatement({ kind, room, retryRoom, now, owner, leaseMs, cap, keyCap }: ClaimInput): Prisma.Sql {
-  const nowDate = new Date(now);
-  const minute = Math.floor(now / MINUTE_MS);
-  const fromMinute = minute - CAP_WINDOW_MINUTES + 1;
-  const leaseUntil = new Date(now + leaseMs);
-  const kindLeft =
-    cap === undefined
-      ? Prisma.sql`${room}`
-      : Prisma.sql`${cap} - (SELECT coalesce(sum(sent), 0) FROM outbox_sent_minutes WHERE kind = ${kind} AND throttle_key = '' AND minute >= ${fromMinute})`;
-  const keyLeft = keyCap === undefined ? Prisma.sql`${Number.MAX_SAFE_INTEGER}` : Prisma.sql`${keyCap} - coalesce(key_used.used, 0)`;
-  return Prisma.sql`${OWN_WRITE}
-    WITH due AS MATERIALIZED (
-      SELECT id, throttle_key, next_attempt_at, 0 AS retry FROM (
-        SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_first_attempts_idx
-        WHERE kind = ${kind} AND status = 'pending' AND attempts = 0 AND next_attempt_at <= ${nowDate}
-        ORDER BY next_attempt_at LIMIT ${room})
-      UNION ALL
-      SELECT id, throttle_key, next_attempt_at, 1 FROM (
-        SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_retries_idx
-        WHERE kind = ${kind} AND status = 'pending' AND attempts > 0 AND next_attempt_at <= ${nowDate}
-          AND (lease_expires_at IS NULL OR lease_expires_at <= ${nowDate})
-        ORDER BY next_attempt_at LIMIT ${retryRoom})
-    ),
-    numbered AS (
-      SELECT id, throttle_key,
-        row_number() OVER (ORDER BY retry, next_attempt_at, id) AS nth,
-        row_number() OVER (PARTITION BY throttle_key ORDER BY retry, next_attempt_at, id) AS nth_of_key
-      FROM due
-    ),
-    key_used AS (
-      SELECT throttle_key, sum(sent) AS used, min(minute) AS oldest FROM outbox_sent_minutes
-      WHERE kind = ${kind} AND throttle_key IN (SELECT throttle_key FROM due) AND minute >= ${fromMinute} AND sent > 0
-      GROUP BY throttle_key
-    ),
-    decided AS MATERIALIZED (
-      SELECT id, over_key_cap, NOT over_key_cap AND nth <= min(${room}, ${kindLeft}) AS claim, free_from FROM (
-        SELECT numbered.id, nth, numbered.throttle_key IS NOT NULL AND nth_of_key > ${keyLeft} AS over_key_cap,
-          coalesce(key_used.oldest, ${minute}) + ${CAP_WINDOW_MINUTES} AS free_from
-        FROM numbered LEFT JOIN key_used ON key_used.throttle_key = numbered.throttle_key)
-    )
-    UPDATE outbox SET
-      lease_owner = CASE WHEN decided.claim THEN ${owner} ELSE lease_owner END,
-      lease_expires_at = CASE WHEN decided.claim THEN ${leaseUntil} ELSE lease_expires_at END,
-      claimed_minute = CASE WHEN decided.claim THEN ${minute} ELSE NULL END,
-      attempts = CASE WHEN decided.claim THEN attempts + 1 ELSE attempts END,
-      next_attempt_at = CASE WHEN decided.claim THEN next_attempt_at
-        ELSE strftime('%Y-%m-%dT%H:%M:%f+00:00', decided.free_from * 60, 'unixepoch') END
-    FROM decided
-    WHERE outbox.id = decided.id AND (decided.claim OR decided.over_key_cap)
-    RETURNING outbox.id, outbox.kind, outbox.entry_id, outbox.attempts, outbox.event, outbox.payload, outbox.claimed_minute`;
 }

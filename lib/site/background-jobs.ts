@@ -12,7 +12,7 @@ import { startBackupSchedule } from "../backup/schedule";
 import { databaseSettings, type Env } from "../env";
 import { startOverdueWatch } from "../follow-up/overdue-watch";
 import { errorFields, log } from "../log";
-import { startSearchIndexer } from "../operator/search-index";
+import { startSearchIndexer } from "../console/search-index";
 import { configuredKinds, getDeliveryWorker } from "../waitlist/deliveries";
 import { startRetentionSweep } from "../waitlist/retention";
 

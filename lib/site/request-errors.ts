@@ -14,16 +14,11 @@ import "server-only";
 import type { Instrumentation } from "next";
 import { noteDatabaseUnavailable, temporaryKindInRequest } from "../db/request-scope";
 import { REQUEST_ID_HEADER } from "../http";
-import { errorFields, log } from "../log";
-
-/** Next reports an error once for each component it reached (the console's layout and its page): logged once. */
-const reported = new WeakSet<object>();
+import { errorFields, firstReport, log } from "../log";
 
 export const logRequestError: Instrumentation.onRequestError = (error, request, context) => {
-  if (typeof error === "object" && error !== null) {
-    if (reported.has(error)) return;
-    reported.add(error);
-  }
+  // Next reports an error once for each component it reached (the console's layout and its page): logged once.
+  if (!firstReport(error)) return;
   const id = request.headers[REQUEST_ID_HEADER];
   const fields = { request_id: Array.isArray(id) ? id[0] : id, route: context.routePath, kind: context.routeType, ...errorFields(error) };
   const temporary = temporaryKindInRequest(error);

@@ -107,7 +107,7 @@ const GMAIL_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
  * read as gmail.com. So `Anna.Smith+launch@gmail.com`, `annasmith@gmail.com` and
  * `a.nna.smith@googlemail.com` are one entry. The address is still stored and
  * mailed as typed. The migration 20261123120000_canonical_mailbox applies the
- * same rule in SQL to rows stored before it; tests/canonical-mailbox.test.ts
+ * same rule in SQL to rows stored before it; tests/waitlist/canonical-mailbox.test.ts
  * holds the two to each other.
  */
 export function normalizeEmail(email: string): string {

@@ -108,7 +108,7 @@ export async function removeEntry(
   /** Who removed it: the visitor, an operator, or the retention period (WAITLIST_RETENTION_DAYS). */
   removedBy: "visitor" | "operator" | "retention",
   now = new Date(),
-  /** Whom the audit log names (lib/operator/audit.ts); an operator's removal always has one. */
+  /** Whom the audit log names (lib/console/audit.ts); an operator's removal always has one. */
   actor?: Actor,
 ): Promise<boolean> {
   return database.$transaction(async (tx) => {

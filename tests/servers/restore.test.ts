@@ -19,7 +19,7 @@ let databaseFile: string;
 let server: SiteServer | undefined;
 
 function waitlist(args: string[]) {
-  return spawnSync(process.execPath, ["lib/operator/waitlist.mjs", ...args], {
+  return spawnSync(process.execPath, ["scripts/waitlist.mjs", ...args], {
     encoding: "utf8",
     env: { ...process.env, DATABASE_URL: `file:${databaseFile}` },
   });
@@ -87,7 +87,7 @@ describe("restore while the site runs", () => {
     expect(await signUp("after-refusal@restore.example")).toBe(201);
 
     // Without --yes it does not even ask.
-    const unasked = spawnSync(process.execPath, ["lib/operator/waitlist.mjs", "restore", backup], {
+    const unasked = spawnSync(process.execPath, ["scripts/waitlist.mjs", "restore", backup], {
       encoding: "utf8",
       input: "yes\n",
       env: { ...process.env, DATABASE_URL: `file:${databaseFile}` },

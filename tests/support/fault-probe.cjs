@@ -9,6 +9,8 @@
 // - { fault: "exit-on-next-query" }: the thread exits as its next query arrives, before running it;
 // - { fault: "hang", ms }: the thread is blocked for ms, as on a disk that stopped answering.
 // From outside the process: SIGWINCH sends "throw", SIGURG a hang of FAULT_PROBE_HANG_MS (20 s).
+// With FAULT_PROBE_FAIL_QUERIES_MATCHING set, every query whose SQL contains it fails with an error
+// that quotes the query's values, as a library's error can (tests/servers/page-errors.test.ts).
 const { isMainThread, workerData, parentPort } = process.getBuiltinModule("node:worker_threads");
 
 const CHANNEL = "fieldcrew-fault-probe";
@@ -23,6 +25,25 @@ if (isMainThread) {
   process.on("SIGWINCH", () => broadcast({ fault: "throw" }));
   process.on("SIGURG", () => broadcast({ fault: "hang", ms: Number(process.env.FAULT_PROBE_HANG_MS ?? 20_000) }));
 } else if (workerData && workerData.config && workerData.setup) {
+  const failMatching = process.env.FAULT_PROBE_FAIL_QUERIES_MATCHING;
+  if (failMatching) {
+    const failing = new Map();
+    parentPort.on("message", (request) => {
+      if (request && typeof request.id === "number" && typeof request.arg?.sql === "string" && request.arg.sql.includes(failMatching))
+        failing.set(request.id, request.arg.args);
+    });
+    const post = parentPort.postMessage.bind(parentPort);
+    parentPort.postMessage = (reply) => {
+      if (!reply || !failing.has(reply.id)) return post(reply);
+      const args = failing.get(reply.id);
+      failing.delete(reply.id);
+      return post({
+        id: reply.id,
+        ok: false,
+        error: { name: "Error", message: `fault probe: the query failed with ${JSON.stringify(args)}` },
+      });
+    };
+  }
   let exitOnNextQuery = false;
   // Registered before the thread's own handler (this file loads first), so it runs first.
   parentPort.on("message", () => {

@@ -1,3 +1,3 @@
-// The database thread with the fault probe loaded first, for tests/database-connection.test.ts.
+// The database thread with the fault probe loaded first, for tests/db/worker-connection.test.ts.
 import "./fault-probe.cjs";
 import "../../lib/db/worker.mjs";

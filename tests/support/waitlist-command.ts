@@ -1,12 +1,12 @@
 /**
- * `npm run waitlist -- ARGS` for tests: in this process (lib/operator/command-line.ts, everything
+ * `npm run waitlist -- ARGS` for tests: in this process (lib/cli/command-line.ts, everything
  * the command does after Node has started) with pipes for its standard streams, or as the real
  * process where only a process shows it (exit codes, a terminal, memory). Starting a process costs
  * most of a second, several on a busy machine; a test file ran 73 of them.
  */
 import { spawnSync } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { runCommandLine } from "@/lib/operator/command-line";
+import { runCommandLine } from "@/lib/cli/command-line";
 
 export type CommandRun = { status: number | null; stdout: string; stderr: string };
 /** What the command reads: standard input, and environment variables over this process's own. */
@@ -39,14 +39,14 @@ export async function waitlistCommand(args: string[], options: CommandOptions = 
   }
 }
 
-/** The real command as its own process (`node lib/operator/waitlist.mjs`, what `npm run waitlist` runs). */
+/** The real command as its own process (`node scripts/waitlist.mjs`, what `npm run waitlist` runs). */
 export function waitlistProcess(args: string[], options: CommandOptions & { preload?: string; heapMiB?: number } = {}): CommandRun {
   const result = spawnSync(
     process.execPath,
     [
       ...(options.heapMiB ? [`--max-old-space-size=${options.heapMiB}`] : []),
       ...(options.preload ? ["--require", options.preload] : []),
-      "lib/operator/waitlist.mjs",
+      "scripts/waitlist.mjs",
       ...args,
     ],
     { encoding: "utf8", input: options.input ?? "", env: { ...process.env, ...options.env }, maxBuffer: 256 * 1024 * 1024 },

@@ -2,7 +2,7 @@ import { cookies } from "next/headers";
 import type { ReactNode } from "react";
 import { TimeZoneCookie } from "@/components/operator/time-zone-cookie";
 import { requireOperator } from "@/lib/auth/session";
-import { TIME_ZONE_COOKIE } from "@/lib/operator/time-zone";
+import { TIME_ZONE_COOKIE } from "@/lib/console/time-zone";
 
 /**
  * Every console page is behind this: without a valid session the visitor is sent

@@ -9,8 +9,8 @@ import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { COUNT_CAP, NOBODY, parseQueueQuery, queuePage } from "@/lib/follow-up/queue";
 import { deadlineOf, timeLeftText, urgencyOf, type Urgency } from "@/lib/follow-up/states";
-import { momentIn } from "@/lib/operator/time-format";
-import { consoleTimeZone } from "@/lib/operator/time-zone";
+import { momentIn } from "@/lib/console/time-format";
+import { consoleTimeZone } from "@/lib/console/time-zone";
 import { displayValue } from "@/lib/waitlist/fields";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/content/signup-options";
 

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http";
-import { changeAccount } from "@/lib/operator/console-routes";
+import { changeAccount } from "@/lib/console/routes";
 import { CONSOLE_HEADERS, consoleRole } from "@/lib/site/guards";
 
 // The account page's passkeys and sessions: any signed-in operator, their own.

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http";
-import { downloadCampaigns } from "@/lib/operator/console-routes";
+import { downloadCampaigns } from "@/lib/console/routes";
 import { CONSOLE_HEADERS, consoleRole } from "@/lib/site/guards";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http";
-import { downloadEntries, exportReturnTo } from "@/lib/operator/console-routes";
+import { downloadEntries, exportReturnTo } from "@/lib/console/routes";
 import { CONSOLE_HEADERS, consoleRole } from "@/lib/site/guards";
 
 export const dynamic = "force-dynamic";

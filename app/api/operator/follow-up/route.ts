@@ -1,5 +1,5 @@
 import { route } from "@/lib/http";
-import { changeFollowUpFromForm } from "@/lib/operator/console-routes";
+import { changeFollowUpFromForm } from "@/lib/console/routes";
 import { CONSOLE_HEADERS, consoleRole } from "@/lib/site/guards";
 
 // The follow-up (change, note, assign) from the queue's and an entry page's forms: any signed-in operator.

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http";
-import { signOut } from "@/lib/operator/console-routes";
+import { signOut } from "@/lib/console/routes";
 import { CONSOLE_HEADERS, consoleRole } from "@/lib/site/guards";
 
 // Signing out: any signed-in operator, from a console page.

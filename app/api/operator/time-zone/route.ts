@@ -1,5 +1,5 @@
 import { route } from "@/lib/http";
-import { setTimeZone } from "@/lib/operator/console-routes";
+import { setTimeZone } from "@/lib/console/routes";
 import { CONSOLE_HEADERS, consoleRole } from "@/lib/site/guards";
 
 // The time zone the console shows times in, from the account page: any signed-in operator, their own.

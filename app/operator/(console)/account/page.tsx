@@ -4,17 +4,17 @@ import { PasskeyEnrolment } from "@/components/operator/passkey-enrolment";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { buttonClasses } from "@/components/ui/button-styles";
-import { momentIn, timeZones } from "@/lib/operator/time-format";
+import { momentIn, timeZones } from "@/lib/console/time-format";
 import { FreshSignInNotice } from "@/components/operator/fresh-sign-in-notice";
 import { PASSKEY_NAME_MAX } from "@/lib/auth/passkey-name";
-import { ownPasskeys, ownSessions } from "@/lib/operator/account";
-import { consoleTimeZone } from "@/lib/operator/time-zone";
+import { ownPasskeys, ownSessions } from "@/lib/console/account";
+import { consoleTimeZone } from "@/lib/console/time-zone";
 
 export const metadata: Metadata = { title: "Account" };
 
 type Props = { searchParams: Promise<{ zone?: string; done?: string }> };
 
-/** What the account's forms came to (lib/operator/account.ts), in fixed words. */
+/** What the account's forms came to (lib/console/account.ts), in fixed words. */
 const DONE: Record<string, { text: string; ok: boolean }> = {
   renamed: { text: "Passkey renamed.", ok: true },
   removed: { text: "Passkey removed: it can no longer sign you in.", ok: true },

@@ -4,8 +4,8 @@ import { buttonClasses } from "@/components/ui/button-styles";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { listActions } from "@/lib/audit/trail";
-import { momentIn } from "@/lib/operator/time-format";
-import { consoleTimeZone } from "@/lib/operator/time-zone";
+import { momentIn } from "@/lib/console/time-format";
+import { consoleTimeZone } from "@/lib/console/time-zone";
 
 export const metadata: Metadata = { title: "Audit log" };
 

@@ -18,7 +18,7 @@ import {
   type DayRange,
   type SortKey,
 } from "@/lib/analytics/report";
-import { count as number } from "@/lib/operator/format";
+import { count as number } from "@/lib/console/format";
 import { parseFilters } from "@/lib/filters";
 
 export const metadata: Metadata = { title: "Campaigns" };

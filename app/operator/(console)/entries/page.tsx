@@ -6,16 +6,16 @@ import { requireOperator } from "@/lib/auth/session";
 import { isFreshSignIn, may } from "@/lib/auth/roles";
 import { FreshSignInNotice } from "@/components/operator/fresh-sign-in-notice";
 import { getDatabase } from "@/lib/db";
-import { FILTER_KEYS, hasFilters, listPage, parseListQuery, queryString, type ListQuery } from "@/lib/operator/list";
+import { FILTER_KEYS, hasFilters, listPage, parseListQuery, queryString, type ListQuery } from "@/lib/console/list";
 import { displayValue } from "@/lib/waitlist/fields";
-import { momentIn } from "@/lib/operator/time-format";
-import { consoleTimeZone } from "@/lib/operator/time-zone";
+import { momentIn } from "@/lib/console/time-format";
+import { consoleTimeZone } from "@/lib/console/time-zone";
 
 export const metadata: Metadata = { title: "Entries" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** After a removal (lib/operator/console-routes.ts): which entry went, or that it was already gone. */
+/** After a removal (lib/console/routes.ts): which entry went, or that it was already gone. */
 function removalNote(removed: string | string[] | undefined): string | undefined {
   if (typeof removed !== "string") return undefined;
   return removed === "none" ? "That entry was already gone; nothing was removed." : `Entry #${removed} was removed from the waitlist.`;

@@ -7,8 +7,8 @@ import { may } from "@/lib/auth/roles";
 import { FreshSignInNotice } from "@/components/operator/fresh-sign-in-notice";
 import { getDatabase } from "@/lib/db";
 import { loadInvitationTemplate, renderInvitation } from "@/lib/follow-up/invitation";
-import { momentIn } from "@/lib/operator/time-format";
-import { consoleTimeZone } from "@/lib/operator/time-zone";
+import { momentIn } from "@/lib/console/time-format";
+import { consoleTimeZone } from "@/lib/console/time-zone";
 
 export const metadata: Metadata = { title: "Invitation email" };
 

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { guardConsoleAction } from "@/lib/auth/console-guard";
-import { manageOperators, type OperatorFormState } from "@/lib/operator/operator-admin";
+import { manageOperators, type OperatorFormState } from "@/lib/console/operator-admin";
 
 /** Every form of the Operators page (components/operator/operator-forms.tsx); the work is in lib/. */
 export async function operatorsAction(_previous: OperatorFormState, form: FormData): Promise<OperatorFormState> {

@@ -6,9 +6,9 @@ import { ADMIN_ONLY, ROLE_LABELS } from "@/lib/auth/roles";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { parseEnv } from "@/lib/env";
-import { listOperators } from "@/lib/operator/operators";
-import { momentIn } from "@/lib/operator/time-format";
-import { consoleTimeZone } from "@/lib/operator/time-zone";
+import { listOperators } from "@/lib/console/operators";
+import { momentIn } from "@/lib/console/time-format";
+import { consoleTimeZone } from "@/lib/console/time-zone";
 import { operatorsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Operators" };

@@ -5,8 +5,8 @@ import { hoursText, percentText, PromiseChart } from "@/components/operator/prom
 import { followUpMetrics } from "@/lib/follow-up/metrics";
 import { requireOperator } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
-import { CHART_DAYS, overview, SPLITS, type ChartDays, type Split } from "@/lib/operator/overview";
-import { listDeliveries } from "@/lib/operator/queries";
+import { CHART_DAYS, overview, SPLITS, type ChartDays, type Split } from "@/lib/console/overview";
+import { listDeliveries } from "@/lib/console/queries";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/content/signup-options";
 import { FunnelFigures, PageSpeedTable } from "@/components/operator/funnel";
 import { lastDays, pageSpeed, pageViews, siteFunnel } from "@/lib/analytics/report";

@@ -7,13 +7,13 @@ import { may } from "@/lib/auth/roles";
 import { FreshSignInNotice } from "@/components/operator/fresh-sign-in-notice";
 import { getDatabase } from "@/lib/db";
 import { listActions } from "@/lib/audit/trail";
-import { entryDetail } from "@/lib/operator/queries";
+import { entryDetail } from "@/lib/console/queries";
 import { displayValue, SIGNUP_FIELD_NAMES, SIGNUP_FIELDS } from "@/lib/waitlist/fields";
 import { FollowUpPanel } from "@/components/operator/follow-up-panel";
 import { FollowUpResult } from "@/components/operator/follow-up-result";
 import { timelineOf } from "@/lib/follow-up/changes";
-import { momentIn } from "@/lib/operator/time-format";
-import { consoleTimeZone } from "@/lib/operator/time-zone";
+import { momentIn } from "@/lib/console/time-format";
+import { consoleTimeZone } from "@/lib/console/time-zone";
 
 export const metadata: Metadata = { title: "Entry" };
 

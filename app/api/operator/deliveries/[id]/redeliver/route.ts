@@ -1,5 +1,5 @@
 import { route } from "@/lib/http";
-import { redeliverFromForm } from "@/lib/operator/console-routes";
+import { redeliverFromForm } from "@/lib/console/routes";
 import { CONSOLE_HEADERS, consoleRole } from "@/lib/site/guards";
 
 // Sending a failed delivery again: an operator allowed to, from the entry's page.

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http";
-import { removalReturnTo, removeEntryFromForm } from "@/lib/operator/console-routes";
+import { removalReturnTo, removeEntryFromForm } from "@/lib/console/routes";
 import { CONSOLE_HEADERS, consoleRole } from "@/lib/site/guards";
 
 // Removing an entry: an operator allowed to, signed in with a passkey within 10 minutes, from the entry's page.
