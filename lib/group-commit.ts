@@ -1,7 +1,7 @@
 /**
  * Group commit. Every commit of the site's database is synced to disk, and
- * every call through Prisma Client costs a fixed amount of CPU (about 0.3-0.5
- * ms here, docs/performance.md) whatever it carries. So work that arrives
+ * every call through Prisma Client costs a fixed amount of CPU whatever it
+ * carries (docs/performance.md, "Sign-ups"). So work that arrives
  * during one turn of the event loop is written by one call, in one transaction
  * with one sync, and the next batch gathers while that write is under way.
  * Each caller is answered only after the batch that holds its item committed,

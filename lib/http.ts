@@ -129,7 +129,13 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     readonly options: Omit<ErrorAnswerOptions, "as" | "status"> = {},
   ) {
+    // A refusal is an answer, not a fault: its stack is never logged, and capturing one through a
+    // request's async frames costs more than the rest of the refusal (a flood of duplicates
+    // throws one per request).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(errorSentence(code, options.detail));
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = "ApiError";
     this.status = ERRORS[code][0];
   }

@@ -1,9 +1,9 @@
 /**
  * `npm run waitlist -- <command>`: the operator tool (lib/cli/main.ts) bundled with esbuild
  * (scripts/build/bundle.mjs) into .next/fieldcrew/waitlist.mjs and run in this process, with plain
- * node. Through tsx a command took about 1.1 s and 1.6 s of CPU before its first line of work
- * (`stats` on a small database); bundled, 0.6 s and 0.8 s (docs/performance.md, "Starting the
- * server"). Source maps on, so a stack trace names the .ts file and its line.
+ * node: a command starts in about half the time it takes through tsx, whose loader hooks see every
+ * module (docs/performance.md, "The test run and the start"). Source maps on, so a stack trace
+ * names the .ts file and its line.
  */
 import { pathToFileURL } from "node:url";
 import { bundleEntry } from "./build/bundle.mjs";

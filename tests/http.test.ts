@@ -3,6 +3,8 @@
  * sign-in, the console, the visitor's page) answers with a code from ERROR_CODES, in a JSON body
  * for programs or in X-Error-Code beside a sentence for a page's form, never cached.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as signUpRoute from "@/app/api/waitlist/route";
 import * as entryRoute from "@/app/api/waitlist/entry/route";
@@ -112,5 +114,23 @@ describe("every error answer", () => {
       body: "{}",
     });
     await expectAnswer(await entryRoute.POST(wrongType), 415, "unsupported_media_type", "text");
+  });
+});
+
+describe("every route of app/api", () => {
+  it("says in its file which guard protects it, and answers a method it does not take with 405, Allow and a code", async () => {
+    const files = (readdirSync("app", { recursive: true }) as string[])
+      .filter((file) => path.basename(file) === "route.ts")
+      .map((file) => path.join("app", file));
+    expect(files.length).toBeGreaterThanOrEqual(17);
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      expect(text, file).toMatch(/export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = route\(\{\s*\n\s*guard: /);
+      const routeModule = (await import(`@/${file.replace(/\.ts$/, "")}`)) as Record<string, (request?: Request) => Promise<Response>>;
+      const answer = await routeModule.OPTIONS!(new Request(`${SITE}/${file}`, { method: "OPTIONS" }));
+      expect(answer.status, file).toBe(405);
+      expect(answer.headers.get("allow"), file).toMatch(/^(GET, HEAD|POST|GET, HEAD, POST)$/);
+      expect((await codeOf(answer)).code, file).toBe("method_not_allowed");
+    }
   });
 });

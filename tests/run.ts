@@ -8,16 +8,10 @@
  * the e2e server's address; a stage that starts a server waits for it.
  *
  * The lanes run side by side, each lane's stages one after another: the checks and the tests that
- * need no server in one, the build and the stages that start servers in the other. Each stage alone
- * on the 2-core machine (CPU s / wall s): unit about 57 s wall per driver (its files not isolated;
- * 120 s when they were), e2e 193/253 with its build, instances 56/52, faults 106/160, chaos
- * 199/197, crash 24/25, soak 18/25. Three lanes (the unit tests' halves apart, chaos beside e2e)
- * finished in 580 s once, but in three of four fresh-clone runs a timing-sensitive test failed on
- * the busier machine (a libSQL lock window, the health check of a server restarted beside soak's
- * flood, a test spawning 14 processes); with two lanes the server stages meet one lane of other work. No two stages that run at once share a port or file.
- * The scheduled backups' fault test (45 s, mostly waiting for the schedule) goes last to whichever
- * lane ends first: the first lane ended 19-97 s before the second in the runs of
- * docs/performance.md, e2e alone moving by 100 s, so no fixed place balances them.
+ * need no server in one, the build and the stages that start servers in the other, so the server
+ * stages meet one lane of other work on a 2-core machine. No two stages that run at once share a
+ * port or file. The scheduled backups' fault test (mostly waiting for its schedule) goes last to
+ * whichever lane ends first.
  *
  * A stage's output goes to .tmp/test-logs/<stage>.log, and all of it is printed when the stage
  * fails. TEST_STAGES=lint,test:unit runs only those, one after another, with their output on the

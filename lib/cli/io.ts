@@ -1,4 +1,4 @@
-/** What every command of the operator tool (cli.ts, cli-console.ts) shares: its streams, its usage errors. */
+/** What every command of the operator tool (./commands.ts and each group's file) shares: its streams, its usage errors. */
 import "server-only";
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";

@@ -59,8 +59,8 @@ export const SLOW_QUERY_MS = 100;
  *
  * cache_size: 64 MiB of pages kept by the connection (SQLite's default is 2 MiB). A new sign-up
  * touches the unique indexes (mailbox, public id, question) and the search index at random
- * places; on a list of a million rows (about 800 MB) a 2 MiB cache read most of those pages back
- * from the OS on every insert (docs/performance.md, "The operator console").
+ * places; on a list of a million rows (about 800 MB) a 2 MiB cache reads most of those pages back
+ * from the OS on every insert.
  */
 const SYNCED = "PRAGMA synchronous = FULL";
 
@@ -71,11 +71,10 @@ const SYNCED = "PRAGMA synchronous = FULL";
  *
  * SQLite compares that limit with the log's length since it last started over, not with what is
  * left to copy, and the log starts over only when a write begins with every page copied: during a
- * long run of writes it only grows, however often the thread copies it. After a launch's burst the
- * owing pass alone writes about 32,000 pages (130 MB) before the first pause (bench:launch), so at
- * 10,000 pages a commit ran the checkpoint once per burst and held the connection 20-35 ms, mostly
- * syncing the pages the thread had copied (docs/performance.md). 100,000 pages is about 400 MB of
- * log, reached only if the thread has stopped (it logs that) or writes never pause for minutes.
+ * long run of writes it only grows, however often the thread copies it. A launch's burst writes
+ * tens of thousands of pages before its first pause, so a lower limit would make a commit run the
+ * checkpoint itself, holding the connection while it syncs. 100,000 pages is about 400 MB of log,
+ * reached only if the thread has stopped (it logs that) or writes never pause for minutes.
  */
 const CHECKPOINT_EVERY_MS = 250;
 export const SAFETY_NET_CHECKPOINT_PAGES = 100_000;
@@ -85,7 +84,7 @@ const CONNECTION_SETUP = `${SYNCED}; PRAGMA foreign_keys = ON; PRAGMA cache_size
  * Put first in a statement whose commit need not survive power loss (a rate-limit count, a pass
  * of the search index): on the embedded file (either driver's thread, worker.mjs) it commits with
  * synchronous=NORMAL, without its own sync to disk. The next sign-up's commit syncs the log, and
- * with it this one's change. Saves a sync (0.2-0.5 ms here) per batch.
+ * with it this one's change. Saves a sync per batch.
  */
 export const WITHOUT_SYNC = "/* without sync */";
 

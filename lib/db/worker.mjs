@@ -1,9 +1,8 @@
 // The embedded SQLite file's connection, in a worker thread (lib/db/worker-connection.ts). Prisma's
 // own adapter for the driver (better-sqlite3, or libSQL's for DATABASE_DRIVER=libsql) runs here
 // and does all the mapping of values and errors; the main thread only sends it queries. Both
-// engines run a statement, and the sync to disk at its commit (about 1.5 ms for a batch of
-// sign-ups here), on the thread that calls them: on the main thread that would stop the event
-// loop, and every request with it.
+// engines run a statement, and the sync to disk at its commit, on the thread that calls them: on
+// the main thread that would stop the event loop, and every request with it.
 // @ts-check: the messages are typed in ./thread-protocol.ts, shared with the main side.
 import { parentPort as port, workerData } from "node:worker_threads";
 import { threadTimes } from "./thread-time.mjs";

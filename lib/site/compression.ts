@@ -3,11 +3,9 @@
  * next.config.mjs): Brotli for a browser that accepts it, as every current one does over HTTPS,
  * gzip for the rest. Next.js can only gzip.
  *
- * Why: a new connection brings the first 10 TCP segments (14,600 bytes) in one round trip, and
- * the home page's document was 15.8 KB with gzip and its headers, so a phone waited a second round
- * trip for its first paint. With Brotli at quality 5 it is about 12.5 KB. Quality 5 takes the time
- * gzip's default level took (about 1 ms for the home page here); quality 4, the package's default,
- * left the home page at 13.7 KB, too near the edge (docs/performance.md, "Brotli").
+ * Why: a new connection brings the first 10 TCP segments (14,600 bytes) in one round trip, and the
+ * home page's document with gzip and its headers does not fit in them; with Brotli at quality 5 it
+ * does, with room (docs/performance.md, "Pages"). Quality 5 costs what gzip's default level does.
  */
 import "server-only";
 import compression from "compression";

@@ -17,7 +17,16 @@ import { visitHandler } from "../analytics/site";
 import { ENTRY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH, UNSUBSCRIBE_PATH, VISIT_PATH } from "../content/paths";
 import { withinRequestScope, type RequestScope } from "../db/request-scope";
 import type { Env } from "../env";
-import { errorSentence, errorStatus, methodNotAllowed, REQUEST_ID_HEADER, retryLater, textErrorHeaders, type ErrorCode } from "../http";
+import {
+  ERROR_CODE_HEADER,
+  errorSentence,
+  errorStatus,
+  methodNotAllowed,
+  REQUEST_ID_HEADER,
+  retryLater,
+  textErrorHeaders,
+  type ErrorCode,
+} from "../http";
 import { errorFields, log } from "../log";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "../security/client-address";
 import { perRequestPageHeaders, VISITOR_PAGE_PRIVACY } from "../security/headers";
@@ -173,6 +182,7 @@ export function createFrontDoor({
         "Content-Security-Policy": invalidEntryLink.policy,
         "Content-Type": "text/html; charset=utf-8",
         "Cache-Control": "no-store",
+        [ERROR_CODE_HEADER]: "link_invalid",
       });
       response.end(request.method === "HEAD" ? undefined : invalidEntryLink.html);
       return;

@@ -76,7 +76,7 @@ export const waitlistSignupSchema = z.object({
 
 /**
  * The fields a visitor types freely (every field but the fixed choices): what the
- * log must never carry (lib/waitlist/handler.ts cuts them out of error text).
+ * log must never carry (lib/waitlist/sign-up.ts cuts them out of error text).
  * Derived from the schema, so a new text field is covered without a list to update.
  */
 export const FREE_TEXT_FIELDS = Object.entries(waitlistSignupSchema.shape)

@@ -2,11 +2,11 @@
  * One TypeScript entry point of ours and the modules it imports, bundled by esbuild into one file
  * that plain node runs, the packages left to node_modules: what `npm start` runs for server.ts
  * (server-bundle.ts) and `npm run waitlist` for the operator tool (scripts/waitlist.mjs).
- * Through tsx instead, whose loader hooks see every module the process loads, a start took about
- * twice the CPU (docs/performance.md, "Starting the server").
+ * Through tsx instead, whose loader hooks see every module the process loads, a start costs about
+ * twice the CPU (docs/performance.md, "The test run and the start").
  *
  * Plain JavaScript, so that the operator tool's launcher can bundle without starting tsx. Made
- * at every run (about 60 ms), so it is never older than the sources, and written only when it
+ * at every run, so it is never older than the sources, and written only when it
  * changed, each file by a rename: a process starting at that moment reads the old file or the new
  * one, never half of one. The map comes first, the code that names it second.
  */
