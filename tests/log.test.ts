@@ -51,8 +51,10 @@ describe("what a library prints about a failure", () => {
     const log = captureLog();
     const original = console.error;
     try {
-      sendConsoleErrorsToLog();
+      const wrapped = new Error("Failed to get session");
+      sendConsoleErrorsToLog((error) => (error === wrapped ? "database_unavailable" : null));
       console.error("⨯", new Error("failed for dave@example.com"));
+      console.error("⨯", wrapped);
       console.error("a plain line about ana@fieldcrew.app");
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setImmediate(resolve));
@@ -61,9 +63,11 @@ describe("what a library prints about a failure", () => {
       log.stop();
     }
     expect(log.text()).not.toMatch(/dave@|ana@/);
-    expect(log.lines.map((line) => [line.source, line.msg])).toEqual([
-      ["console.error", "a plain line about [address]"],
-      ["console.error", "⨯"],
+    expect(log.lines.map((line) => [line.source, line.level, line.fault, line.msg])).toEqual([
+      ["console.error", "error", undefined, "a plain line about [address]"],
+      ["console.error", "error", "unexpected", "⨯"],
+      // The database not answering just then is not a bug: a warning under its own fault.
+      ["console.error", "warn", "database_unavailable", "⨯"],
     ]);
   });
 });
