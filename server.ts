@@ -36,7 +36,7 @@ sendConsoleErrorsToLog(temporaryKindInRequest);
 
 // Keeps the heap near what is live (docs/performance.md, "The download through the server").
 if (env.WAITLIST_HEAP_GROWING_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${env.WAITLIST_HEAP_GROWING_PERCENT}`);
-await checkBeforeStart(env);
+await checkBeforeStart(env, { dev });
 
 const { default: next } = await import("next");
 const app = next({ dev, dir: process.cwd(), port, hostname });

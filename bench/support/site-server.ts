@@ -7,6 +7,7 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync,
 import { connect } from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { builtSiteUrl } from "../../lib/site/build-record";
 import { bundleServer, SERVER_NODE_ARGS } from "../../scripts/build/server-bundle";
 
 export const BENCH_SECRET = "bench-only-secret-not-for-production-0123456789";
@@ -194,6 +195,8 @@ export async function startSiteServer(options: {
     ],
     {
       DATABASE_URL: options.url ?? `file:${options.databaseFile}`,
+      // The address the build was made for: a production server refuses to start with another (lib/site/start.ts).
+      SITE_URL: builtSiteUrl() ?? process.env.SITE_URL,
       // A node or V8 flag to try on the server alone, not on the load generator (docs/performance.md).
       ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
       ...options.env,

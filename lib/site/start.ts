@@ -1,24 +1,52 @@
 /**
  * What the server needs before it takes a request, each refused with one sentence and exit code 1
- * (never a stack trace): the site's secret (WAITLIST_SECRET, or the embedded database's secret
- * file, made now on a first start), mail settings that can work safely, and the database file.
+ * (never a stack trace): the SITE_URL its build was made for, the site's secret (WAITLIST_SECRET,
+ * or the embedded database's secret file, made now on a first start), mail settings that can work
+ * safely, and the database file.
  */
 import "server-only";
 import path from "node:path";
 import { DatabaseMissing, openDatabase } from "../db";
-import { databaseSettings, type Env } from "../env";
+import { databaseSettings, parseEnv, type Env } from "../env";
 import { log } from "../log";
 import { mailAtStart } from "../mail/at-start";
 import { SecretUnavailable, siteSecret } from "../security/secret";
 import { deliveriesAtStart } from "../waitlist/deliveries";
+import { builtSiteUrl } from "./build-record";
 
 function refuseToStart(message: string): never {
   log.fatal(message);
   process.exit(1);
 }
 
-/** The secret and the mail settings; a key file others can read is a warning. */
-export async function checkBeforeStart(env: Env): Promise<void> {
+/** An address only this machine reaches: no search engine or link preview ever reads its pages. */
+function isLoopback(url: URL): boolean {
+  return url.hostname === "localhost" || url.hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(url.hostname);
+}
+
+/**
+ * Why a production server must not start with this SITE_URL, or null: the build baked another into
+ * its pages (canonical links, Open Graph, the sitemap, robots.txt), which would then tell search
+ * engines and link previews the wrong address. `npm start` builds again when SITE_URL changed; this
+ * is for the bundle run directly. A build without a record (next build alone) is not checked, nor
+ * one made for this machine and run on it at another port (the tests run one build at several).
+ */
+function siteUrlProblem(env: Env, built: string | null = builtSiteUrl()): string | null {
+  if (built === null) return null;
+  const builds = parseEnv({ SITE_URL: built || undefined }).SITE_URL;
+  const [buildsUrl, runsUrl] = [new URL(builds), new URL(env.SITE_URL)];
+  if (buildsUrl.href === runsUrl.href || (isLoopback(buildsUrl) && isLoopback(runsUrl))) return null;
+  return (
+    `This build was made for SITE_URL=${builds}, but the server runs with ` +
+    `SITE_URL=${env.SITE_URL}: its pages would give search engines and link previews the build's address. ` +
+    "Build again with this SITE_URL (npm run build), or start with the build's."
+  );
+}
+
+/** The secret, the build's address (production) and the mail settings; a key file others can read is a warning. */
+export async function checkBeforeStart(env: Env, { dev }: { dev: boolean }): Promise<void> {
+  const address = dev ? null : siteUrlProblem(env);
+  if (address) refuseToStart(address);
   try {
     siteSecret();
   } catch (error) {

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { BUILD_RECORD } from "../../lib/site/build-record";
 
 /** Folders whose every file the build may read (generated Prisma Client included: it is rebuilt from the schema). */
 const SOURCE_DIRS = ["app", "components", "lib"];
@@ -27,8 +28,6 @@ const SKIPPED = new Set(["lib/generated"]);
  * starts reading another variable at build time belongs here.
  */
 const BUILD_ENV = ["SITE_URL", "WAITLIST_RETENTION_DAYS"];
-
-const BUILD_RECORD = path.join(".next", "fieldcrew-build.json");
 
 type BuildInputs = { files: Record<string, string>; env: Record<string, string> };
 

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtSiteUrl } from "@/lib/site/build-record";
 import { ensureBuild, freshDatabase, serverEntry, startSiteServer, type SiteServer } from "@/bench/support/site-server";
 import { solve } from "@/lib/waitlist/challenge";
 import { secretFileOf } from "@/lib/security/secret";
@@ -200,6 +201,7 @@ describe("the site's secret without WAITLIST_SECRET", () => {
         ...process.env,
         DATABASE_URL: "libsql://waitlist-example.turso.io",
         DATABASE_AUTH_TOKEN: "x",
+        SITE_URL: builtSiteUrl() ?? "",
         WAITLIST_SECRET: "",
         HOSTNAME: "127.0.0.1",
       },

@@ -9,7 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { describe, expect, it } from "vitest";
-import { BENCH_SECRET, ensureBuild, freshDatabase, serverEntry } from "@/bench/support/site-server";
+import { BENCH_SECRET, ensureBuild, freshDatabase, serverEntry, startSiteServer } from "@/bench/support/site-server";
+import { builtSiteUrl } from "@/lib/site/build-record";
 
 /** Runs the server as `npm start` does until it exits: its exit code and everything it wrote. */
 async function serverUntilExit(
@@ -18,7 +19,14 @@ async function serverUntilExit(
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [...(await serverEntry()), "--port", String(port)], {
-    env: { ...process.env, DATABASE_URL: `file:${databaseFile}`, WAITLIST_SECRET: BENCH_SECRET, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: `file:${databaseFile}`,
+      WAITLIST_SECRET: BENCH_SECRET,
+      NEXT_TELEMETRY_DISABLED: "1",
+      SITE_URL: builtSiteUrl() ?? "",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -92,6 +100,29 @@ describe("the server told to log in to a mail server that offers no TLS (issue 6
       expect(heard).toEqual([]);
     } finally {
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  }, 120_000);
+});
+
+describe("one build run under another address than it was made for (issue 62)", () => {
+  it("refuses to start, naming both addresses, and starts with the build's", async () => {
+    ensureBuild();
+    const databaseFile = freshDatabase("servers-site-url");
+    const built = builtSiteUrl();
+    expect(built).not.toBeNull();
+    const builtUrl = new URL(built || "http://localhost:3000").href.replace(/\/$/, "");
+    const { code, output } = await serverUntilExit(3299, databaseFile, { SITE_URL: "https://fieldcrew.example" });
+    expect(code).toBe(1);
+    expect(output).toContain(`This build was made for SITE_URL=${builtUrl}`);
+    expect(output).toContain("but the server runs with SITE_URL=https://fieldcrew.example");
+    expect(output).not.toMatch(/\n\s+at /);
+
+    const server = await startSiteServer({ port: 3299, databaseFile, env: { WAITLIST_SECRET: BENCH_SECRET } });
+    try {
+      const page = await (await fetch(`${server.url}/about`)).text();
+      expect(page).toContain(`<link rel="canonical" href="${builtUrl}/about"/>`);
+    } finally {
+      await server.stop();
     }
   }, 120_000);
 });
