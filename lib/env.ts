@@ -136,6 +136,14 @@ const envSchema = z
      * which also says what the mailbox's name may be; the server checks it at start).
      */
     MAIL_BOUNCE_ADDRESS: z.email({ error: "must be an address, such as bounces@fieldcrew.app" }).optional(),
+    /** Whom /.well-known/security.txt tells to report a security problem: a mailto: or https: address. */
+    SECURITY_CONTACT: z
+      .string()
+      .trim()
+      .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, {
+        error: "must be a mailto: or https: address, such as mailto:security@fieldcrew.app",
+      })
+      .default("mailto:hello@fieldcrew.app"),
     /** The secret a mail server sends bounces to POST /api/mail/bounces with; unset: none are taken. */
     MAIL_BOUNCE_SECRET: z.string().min(32, { error: "must be at least 32 characters (openssl rand -hex 32)" }).optional(),
     /** Email domains refused beside the throwaway list, comma-separated (docs/operations.md). */
@@ -224,6 +232,7 @@ const ENV_NAMES = [
   "MAIL_DKIM_PRIVATE_KEY_FILE",
   "MAIL_BOUNCE_ADDRESS",
   "MAIL_BOUNCE_SECRET",
+  "SECURITY_CONTACT",
   "WAITLIST_EMAIL_DOMAINS_DENY",
   "WAITLIST_EMAIL_DOMAINS_ALLOW",
   "WAITLIST_MAX_IN_FLIGHT",

@@ -1,5 +1,5 @@
 import { CheckItem } from "@/components/ui/check-item";
-import type { Job } from "@/lib/content/careers";
+import { salaryText, type Job } from "@/lib/content/careers";
 
 export function JobCard({ job }: { job: Job }) {
   const titleId = `job-${job.id}`;
@@ -8,7 +8,7 @@ export function JobCard({ job }: { job: Job }) {
     { label: "Department", value: job.department, icon: "icon-briefcase" },
     { label: "Location", value: job.location, icon: "icon-map-pin" },
     { label: "Type", value: job.type, icon: "icon-clock" },
-    { label: "Salary", value: job.salary, icon: "icon-wallet" },
+    { label: "Salary", value: salaryText(job.salary), icon: "icon-wallet" },
   ];
   return (
     <article aria-labelledby={titleId} className="rounded-2xl bg-white p-6 ring-1 ring-slate-200 sm:p-8">

@@ -1,4 +1,11 @@
-/** Open positions on /careers (spec section 2). Applications open later: every apply button reads Coming Soon. */
+/**
+ * Open positions on /careers (spec section 2). Applications open later: every apply button reads
+ * Coming Soon. The cards and the page's JobPosting markup (lib/content/structured-data.ts) are
+ * both made from these rows, so they cannot disagree.
+ */
+
+/** A yearly salary range in US dollars; `plus`: what comes on top ("commission"). */
+export type Salary = { min: number; max: number; plus?: string };
 
 export type Job = {
   id: string;
@@ -6,11 +13,21 @@ export type Job = {
   department: string;
   location: "Remote";
   type: "Full-time";
-  salary: string;
+  salary: Salary;
   description: string;
   requirements: readonly string[];
   benefits: readonly string[];
 };
+
+/** When these positions were posted, and until when they stand (YYYY-MM-DD): the postings' datePosted and validThrough. */
+export const JOBS_POSTED = { on: "2026-11-22", until: "2027-03-31" } as const;
+
+const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+
+/** The salary as the card shows it: "$140,000 - $175,000", "$60,000 - $80,000 + commission". */
+export function salaryText({ min, max, plus }: Salary): string {
+  return `${dollars.format(min)} - ${dollars.format(max)}${plus ? ` + ${plus}` : ""}`;
+}
 
 const SHARED_BENEFITS = [
   "Health, dental and vision insurance",
@@ -26,7 +43,7 @@ export const JOBS: readonly Job[] = [
     department: "Engineering",
     location: "Remote",
     type: "Full-time",
-    salary: "$140,000 - $175,000",
+    salary: { min: 140_000, max: 175_000 },
     description:
       "Build the scheduling, dispatch and payments features that crews rely on every morning, from the database to the app in a tech's hand.",
     requirements: [
@@ -43,7 +60,7 @@ export const JOBS: readonly Job[] = [
     department: "Sales",
     location: "Remote",
     type: "Full-time",
-    salary: "$60,000 - $80,000 + commission",
+    salary: { min: 60_000, max: 80_000, plus: "commission" },
     description:
       "Talk with owners of HVAC, plumbing, electrical and landscaping companies, understand how they run their day, and show them how FieldCrew fits.",
     requirements: [
@@ -60,7 +77,7 @@ export const JOBS: readonly Job[] = [
     department: "Customer Success",
     location: "Remote",
     type: "Full-time",
-    salary: "$70,000 - $90,000",
+    salary: { min: 70_000, max: 90_000 },
     description:
       "Onboard our founding members personally, set up their crews and price books, and make sure every company gets value from week one.",
     requirements: [
@@ -77,7 +94,7 @@ export const JOBS: readonly Job[] = [
     department: "Marketing",
     location: "Remote",
     type: "Full-time",
-    salary: "$65,000 - $85,000",
+    salary: { min: 65_000, max: 85_000 },
     description:
       "Tell the story of FieldCrew to trade business owners through content, email and events, in plain language they'd use themselves.",
     requirements: [

@@ -6,12 +6,18 @@ import { SectionHeading } from "@/components/ui/section-heading";
 import { HOW_TO_APPLY, JOBS } from "@/lib/content/careers";
 import { PAGES } from "@/lib/content/pages";
 import { pageMetadata } from "@/lib/content/metadata";
+import { jobPosting } from "@/lib/content/structured-data";
+import { JsonLd } from "@/components/site/json-ld";
+import { parseEnv } from "@/lib/env";
 
 export const metadata: Metadata = pageMetadata(PAGES.careers);
 
 export default function CareersPage() {
   return (
     <>
+      {JOBS.map((job) => (
+        <JsonLd key={job.id} data={jobPosting(job, parseEnv().SITE_URL)} />
+      ))}
       <PageIntro
         eyebrow="Careers"
         title="Help the trades run better"
