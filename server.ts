@@ -10,7 +10,6 @@
 import { requireSupportedNode } from "./lib/node-version";
 import { setFlagsFromString } from "node:v8";
 import nextEnv from "@next/env";
-import { temporaryKindInRequest } from "./lib/db/request-scope";
 import { parseEnvOrExit } from "./lib/env";
 import { log, sendConsoleErrorsToLog } from "./lib/log";
 import { securityHeaders } from "./lib/security/headers";
@@ -32,7 +31,7 @@ Object.assign(process.env, { NODE_ENV: dev ? "development" : "production" });
 nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: (...args: unknown[]) => log.error(args.map(String).join(" ")) });
 const env = parseEnvOrExit((message) => log.fatal(message));
 // Next prints a page's uncaught error itself; through the log, it gets the log's redaction.
-sendConsoleErrorsToLog(temporaryKindInRequest);
+sendConsoleErrorsToLog();
 
 // Keeps the heap near what is live (docs/performance.md, "The download through the server").
 if (env.WAITLIST_HEAP_GROWING_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${env.WAITLIST_HEAP_GROWING_PERCENT}`);

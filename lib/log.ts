@@ -122,8 +122,12 @@ export function errorFields(error: unknown): { error: { type: string; message: s
   };
 }
 
-/** Errors that have their line in the log already (a page's, by lib/site/request-errors.ts). */
-const reported = new WeakSet<object>();
+/**
+ * Errors that have their line in the log already (a page's, by lib/site/request-errors.ts). One
+ * for the process: request-errors.ts runs in Next's bundle, the console.error sink in server.ts's,
+ * each with its own copy of this module.
+ */
+const reported = singleton("reported errors", () => new WeakSet<object>());
 
 /** Notes that `error` has its line in the log: true the first time, false once it has one. */
 export function firstReport(error: unknown): boolean {
@@ -139,12 +143,8 @@ export function firstReport(error: unknown): boolean {
  * whole. An Error goes through errorFields; text has its addresses masked. A page's error gets
  * its line with the request's id and route from lib/site/request-errors.ts, just after Next
  * prints it, so it is written here only if that line did not come.
- *
- * `temporaryKindOf` says whether the error was the database not answering just then, asked while
- * the request's scope is still current: such an error is a warning under its fault's name, as
- * request-errors.ts logs it, not a bug (better-auth prints "Failed to get session" this way).
  */
-export function sendConsoleErrorsToLog(temporaryKindOf: (error: unknown) => string | null): void {
+export function sendConsoleErrorsToLog(): void {
   console.error = (...args: unknown[]) => {
     const error = args.find((arg): arg is Error => arg instanceof Error);
     const text = maskAddresses(
@@ -154,13 +154,12 @@ export function sendConsoleErrorsToLog(temporaryKindOf: (error: unknown) => stri
         .join(" "),
     );
     if (!error) return void site.logger.error({ source: "console.error" }, text);
-    const temporary = temporaryKindOf(error);
     setImmediate(() => {
-      if (!firstReport(error)) return;
-      const fields = { source: "console.error", ...errorFields(error) };
-      const message = text || "an error printed to standard error";
-      if (temporary) site.logger.warn({ fault: temporary, ...fields }, message);
-      else site.logger.error({ fault: "unexpected", ...fields }, message);
+      if (firstReport(error))
+        site.logger.error(
+          { fault: "unexpected", source: "console.error", ...errorFields(error) },
+          text || "an error printed to standard error",
+        );
     });
   };
 }
