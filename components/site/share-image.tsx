@@ -16,7 +16,7 @@ export const SHARE_IMAGE_TYPE = "image/png";
 
 /** The brand's colours (app/globals.css). */
 const INK = "#0b1220";
-const BRAND = "#fb923c";
+export const BRAND = "#fb923c";
 const MUTED = "#cbd5e1";
 
 async function inter(weight: 400 | 800): Promise<ArrayBuffer> {

@@ -13,10 +13,11 @@ import { parseEnv } from "@/lib/env";
 export const metadata: Metadata = pageMetadata(PAGES.careers);
 
 export default function CareersPage() {
+  const siteUrl = parseEnv().SITE_URL;
   return (
     <>
       {JOBS.map((job) => (
-        <JsonLd key={job.id} data={jobPosting(job, parseEnv().SITE_URL)} />
+        <JsonLd key={job.id} data={jobPosting(job, siteUrl)} />
       ))}
       <PageIntro
         eyebrow="Careers"
