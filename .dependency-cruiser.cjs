@@ -17,6 +17,7 @@ const LAYERS = [
   "backup",
   "follow-up",
   "waitlist",
+  "updates",
   "analytics",
   "auth",
   "console",

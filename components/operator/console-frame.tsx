@@ -8,6 +8,7 @@ const CONSOLE_LINKS = [
   { href: "/operator/campaigns", label: "Campaigns" },
   { href: "/operator/entries", label: "Entries" },
   { href: "/operator/invitation", label: "Invitation" },
+  { href: "/operator/updates", label: "Updates" },
   { href: "/operator/audit", label: "Audit log", adminOnly: true },
   { href: "/operator/operators", label: "Operators", adminOnly: true },
   { href: "/operator/account", label: "Account" },

@@ -1,38 +1,10 @@
 import { buttonClasses } from "@/components/ui/button-styles";
 import { DIRECT_SOURCE, MIN_SEARCH_LENGTH, type ListQuery } from "@/lib/console/list";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/content/signup-options";
+import { FilterSelect } from "@/components/operator/filter-select";
 
 const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm";
 const label = "block text-sm font-medium text-slate-700";
-
-/** One filter as a labelled select whose first choice, "Any", leaves it out of the query. */
-export function FilterSelect({
-  name,
-  label: text,
-  value,
-  options,
-}: {
-  name: string;
-  label: string;
-  value?: string;
-  options: readonly { value: string; label: string }[];
-}) {
-  return (
-    <div>
-      <label htmlFor={name} className={label}>
-        {text}
-      </label>
-      <select id={name} name={name} defaultValue={value ?? ""} className={field}>
-        <option value="">Any</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 /** The list's filters: a GET form, so a filtered list is a link (and works without JavaScript). */
 export function EntryFilters({ query, sources }: { query: ListQuery; sources: string[] }) {

@@ -27,6 +27,10 @@ const AUDITED_ACTIONS = {
   invitation_edited: "Edited the invitation email",
   unsubscribed: "Unsubscribed from all email (the visitor, one click)",
   mail_suppression_lifted: "Lifted a bounced address's suppression",
+  update_sent: "Sent an update to the list",
+  update_paused: "Paused an update",
+  update_resumed: "Resumed an update",
+  update_cancelled: "Cancelled an update",
 } as const;
 
 type AuditedAction = keyof typeof AUDITED_ACTIONS;

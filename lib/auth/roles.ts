@@ -21,6 +21,7 @@ export const ADMIN_ONLY = {
   edit_invitation: "change the invitation email",
   redeliver: "send a failed delivery again",
   read_audit: "read the audit log",
+  send_update: "send an update to the list, pause or cancel one",
 } as const;
 
 export type Permission = keyof typeof ADMIN_ONLY;

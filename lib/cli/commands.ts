@@ -14,6 +14,7 @@ import { contactCommand, FOLLOW_UP_USAGE, queueCommand } from "./follow-up";
 import { checkCommand, duplicatesCommand, exportCommand, list, remove } from "./entries";
 import { deliveries, redeliverCommand } from "./deliveries";
 import { statsCommand } from "./stats";
+import { updatesCommand, UPDATES_USAGE } from "./updates";
 import { terminalSafe } from "../console/format";
 
 export const USAGE = `Usage: npm run waitlist -- <command> [options]
@@ -48,7 +49,7 @@ Commands:
   redeliver   Send failed deliveries again, with a fresh set of attempts
              --id ID            one delivery (its id from deliveries)
              --all-failed       every failed delivery
-${FOLLOW_UP_USAGE}${OPERATOR_USAGE}${BACKUP_USAGE}${MAIL_USAGE}`;
+${FOLLOW_UP_USAGE}${UPDATES_USAGE}${OPERATOR_USAGE}${BACKUP_USAGE}${MAIL_USAGE}`;
 
 const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Promise<number>> = {
   list,
@@ -66,6 +67,7 @@ const COMMANDS: Record<string, (db: Database, args: string[], io: CliIo) => Prom
   backup: backupCommand,
   restore: restoreCommand,
   mail: mailCommand,
+  updates: updatesCommand,
 };
 
 /**

@@ -28,6 +28,7 @@ import {
 import { getDeliveryWorker } from "../waitlist/deliveries";
 import { isTimeZone } from "./time-format";
 import { endOtherSessions, endSession, removePasskey, renamePasskey } from "./account";
+import { changeUpdate, UPDATE_ACTIONS, type UpdateAction } from "../updates/updates";
 import { campaignFunnels, campaignsQuerySchema, funnelCsv, pageFunnels, rangeOf } from "../analytics/report";
 import { utcDay } from "../time";
 
@@ -232,4 +233,20 @@ export async function changeAccount(request: Request, operator: SignedInOperator
   return seeOther(
     `/operator/account?done=${outcome}#${intent === "end-session" || intent === "end-other-sessions" ? "sessions" : "passkeys"}`,
   );
+}
+
+/** Where a pause, resume or cancel sends the operator back to (and the step-up page, before it). */
+export const UPDATES_PAGE = "/operator/updates";
+
+/** POST /api/operator/updates/:id (the updates page's buttons; consoleRole: send_update, fresh): action=pause|resume|cancel. */
+export async function changeUpdateFromForm(request: Request, operator: SignedInOperator, { id }: Params): Promise<Response> {
+  if (!id || !ENTRY_ID.test(id)) throw new ApiError("not_found", { detail: "There is no such update." });
+  const action = (await readForm(request, 1024, "the updates page")).get("action");
+  if (!(UPDATE_ACTIONS as readonly unknown[]).includes(action))
+    throw new ApiError("invalid_choice", { detail: "Choose pause, resume or cancel." });
+  const outcome = await changeUpdate(getDatabase(), Number(id), action as UpdateAction, operator.actor);
+  if (outcome === "missing") throw new ApiError("not_found", { detail: "There is no such update." });
+  // Resumed: its rows are due now, not at the next sweep.
+  if (outcome === "changed" && action === "resume") getDeliveryWorker().deliverSoon();
+  return seeOther(`${UPDATES_PAGE}?update=${id}&${outcome === "changed" ? "done" : "unchanged"}=${String(action)}#update-${id}`);
 }

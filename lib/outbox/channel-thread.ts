@@ -19,7 +19,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { WaitlistEntry } from "../generated/prisma/client";
 import { errorFields, log } from "../log";
-import type { Attempted, Channel, Delivery, DeliveryKind } from "./worker";
+import type { Attempted, Channel, Delivery, DeliveryKind, HandOver } from "./worker";
 
 /** Niceness 19: the site's threads (0) come first; the thread still gets a share when they are busy. */
 const THREAD_NICENESS = 19;
@@ -32,7 +32,7 @@ type ChannelThreadOptions = {
   kinds: readonly DeliveryKind[];
 };
 
-type Waiting = { resolve: (outcome: Attempted) => void };
+type Waiting = { resolve: (outcome: Attempted) => void; handOver?: HandOver };
 
 type ThreadChannels = {
   channels: Partial<Record<DeliveryKind, Channel>>;
@@ -66,8 +66,14 @@ export function channelsInThread(options: ChannelThreadOptions): ThreadChannels 
     });
     // Nobody may be waiting for it yet: a failure is logged below, and ready() says it again.
     threadReady.catch(() => undefined);
-    worker.on("message", ({ id, outcome, ready }: { id: number; outcome: Attempted; ready?: true }) => {
+    worker.on("message", ({ id, outcome, ready, handOver }: { id: number; outcome: Attempted; ready?: true; handOver?: true }) => {
       if (ready) return built();
+      // The thread is about to end a message's data: it waits for the mark (HandOver in ./worker.ts).
+      if (handOver) {
+        const asked = waiting.get(id)?.handOver;
+        void (asked ? asked() : Promise.resolve(false)).then((ok) => worker.postMessage({ handedOver: id, ok }));
+        return;
+      }
       waiting.get(id)?.resolve(outcome);
       waiting.delete(id);
       if (waiting.size === 0) worker.unref();
@@ -90,7 +96,7 @@ export function channelsInThread(options: ChannelThreadOptions): ThreadChannels 
 
   const channelOf =
     (kind: DeliveryKind): Channel =>
-    (delivery: Delivery, entry: WaitlistEntry, signal: AbortSignal, deadline: number) =>
+    (delivery: Delivery, entry: WaitlistEntry, signal: AbortSignal, deadline: number, handOver?: HandOver) =>
       new Promise<Attempted>((resolve) => {
         const worker = started();
         const id = (next += 1);
@@ -98,6 +104,7 @@ export function channelsInThread(options: ChannelThreadOptions): ThreadChannels 
         const onAbort = () => worker.postMessage({ abort: id, reason: signal.reason instanceof Error ? signal.reason.message : "aborted" });
         signal.addEventListener("abort", onAbort, { once: true });
         waiting.set(id, {
+          handOver,
           resolve: (outcome) => {
             signal.removeEventListener("abort", onAbort);
             resolve(outcome);

@@ -31,6 +31,17 @@ const START_MARGIN_MS = 100;
 
 /** The attempts under way, by the main side's id: aborted when it says so (a deadline, a shutdown). */
 const controllers = new Map();
+/** Hand-overs asked of the main side, by attempt id: resolved with its answer (HandOver in ./worker.ts). */
+const handOvers = new Map();
+
+/** Asks the main side to mark the attempt's row handed over; true once it is. */
+function handOverOf(id) {
+  return () =>
+    new Promise((resolve) => {
+      handOvers.set(id, resolve);
+      parentPort.postMessage({ id, handOver: true });
+    });
+}
 
 /**
  * Aborts only after the thread has read its input once more: in a thread the machine starved, the
@@ -45,6 +56,11 @@ function abortAfterWaitingInput(controller, reason) {
 }
 
 parentPort.on("message", async (message) => {
+  if (message.handedOver !== undefined) {
+    handOvers.get(message.handedOver)?.(message.ok);
+    handOvers.delete(message.handedOver);
+    return;
+  }
   if (message.abort !== undefined) {
     const controller = controllers.get(message.abort);
     if (controller) abortAfterWaitingInput(controller, new Error(message.reason));
@@ -69,13 +85,15 @@ parentPort.on("message", async (message) => {
   try {
     const channel = channels[kind];
     outcome = channel
-      ? await channel(delivery, entry, controller.signal)
+      ? await channel(delivery, entry, controller.signal, deadline, handOverOf(id))
       : { delivered: false, retry: false, problem: `no ${kind} channel` };
   } catch (error) {
     outcome = { delivered: false, retry: true, problem: error instanceof Error ? error.message : String(error) };
   } finally {
     clearTimeout(timer);
     controllers.delete(id);
+    handOvers.get(id)?.(false);
+    handOvers.delete(id);
   }
   if (!outcome.delivered && controller.signal.reason === deadlinePassed) outcome = { ...outcome, atDeadline: true };
   parentPort.postMessage({ id, outcome });

@@ -8,9 +8,14 @@
 import "server-only";
 import { Prisma, WITHOUT_SYNC, WITHOUT_WAITING } from "../db";
 
-/** The kinds of delivery the site owes for a new sign-up. */
-export const DELIVERY_KINDS = ["webhook", "email"] as const;
+/**
+ * The kinds of delivery: "webhook" and "email" are what a new sign-up is owed (SIGNUP_KINDS), and
+ * "update" an email the team sends to part of the list (lib/updates/). Each kind has its own
+ * places and claim, so a 100,000-entry update never stands in front of a sign-up's confirmation.
+ */
+export const DELIVERY_KINDS = ["webhook", "email", "update"] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+export const SIGNUP_KINDS = ["webhook", "email"] as const satisfies readonly DeliveryKind[];
 
 const MINUTE_MS = 60_000;
 /**
@@ -63,18 +68,44 @@ export function recordStatement(outcomes: OutcomeRow[], owner: string, now: numb
         last_error = outcome.value ->> 3,
         attempts = outbox.attempts - (outcome.value ->> 4),
         lease_owner = NULL,
-        lease_expires_at = NULL
+        lease_expires_at = NULL,
+        handed_over_at = CASE WHEN outcome.value ->> 1 = 'delivered' THEN outbox.handed_over_at END
       FROM json_each(${JSON.stringify(outcomes)}) AS outcome
       WHERE outbox.id = outcome.value ->> 0 AND outbox.lease_owner = ${owner}
       RETURNING CASE WHEN outbox.status = 'failed' THEN outbox.id END AS id`;
 }
 
-/** A batch of delivered rows older than a week (PRUNE_BATCH, oldest first). */
+/** A batch of delivered rows older than a week (PRUNE_BATCH, oldest first); an update's rows are kept. */
 export function pruneDeliveredStatement(now: number): Prisma.Sql {
   return Prisma.sql`${OWN_WRITE}
         DELETE FROM outbox WHERE id IN (
-          SELECT id FROM outbox WHERE status = 'delivered' AND delivered_at < ${new Date(now - KEEP_DELIVERED_MS)}
+          SELECT id FROM outbox INDEXED BY outbox_prunable_idx
+          WHERE status = 'delivered' AND update_id IS NULL AND delivered_at < ${new Date(now - KEEP_DELIVERED_MS)}
           ORDER BY delivered_at LIMIT ${PRUNE_BATCH})`;
+}
+
+/**
+ * Marks these rows handed over (the sending thread is about to end their data), only while `owner`
+ * still holds them; returns the ids it marked. A row not returned has lost its claim: its message
+ * must not be finished.
+ */
+export function handOverStatement(ids: string[], owner: string, now: number): Prisma.Sql {
+  return Prisma.sql`${OWN_WRITE}
+      UPDATE outbox SET handed_over_at = ${new Date(now)}
+      WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND lease_owner = ${owner} AND status = 'pending'
+      RETURNING id`;
+}
+
+/**
+ * Rows handed over whose instance died before it recorded the outcome: the mail server had the
+ * whole message, so they are taken as delivered (and keep their count in the caps), never sent again.
+ */
+export function settleHandedOverStatement(now: number): Prisma.Sql {
+  return Prisma.sql`${OWN_WRITE}
+      UPDATE outbox INDEXED BY outbox_handed_over_idx SET
+        status = 'delivered', delivered_at = handed_over_at, lease_owner = NULL, lease_expires_at = NULL,
+        last_error = 'no answer after the message was handed over: taken as delivered'
+      WHERE status = 'pending' AND handed_over_at IS NOT NULL AND lease_expires_at <= ${new Date(now)}`;
 }
 
 /** The caps' minutes older than two windows. */
@@ -94,6 +125,8 @@ type ClaimInput = {
   leaseMs: number;
   cap?: number;
   keyCap?: number;
+  /** The kinds whose deliveries count against this kind's caps (itself when unset): emails and updates share the mail server's. */
+  capKinds?: readonly DeliveryKind[];
 };
 
 /**
@@ -104,7 +137,7 @@ type ClaimInput = {
  * key's cap is put off until the key's oldest counted minute leaves the window, so rows of a key
  * that must wait never stand in front of the others. Exported for the tests' EXPLAIN.
  */
-export function claimStatement({ kind, room, retryRoom, now, owner, leaseMs, cap, keyCap }: ClaimInput): Prisma.Sql {
+export function claimStatement({ kind, room, retryRoom, now, owner, leaseMs, cap, keyCap, capKinds = [kind] }: ClaimInput): Prisma.Sql {
   const nowDate = new Date(now);
   const minute = Math.floor(now / MINUTE_MS);
   const fromMinute = minute - CAP_WINDOW_MINUTES + 1;
@@ -112,19 +145,21 @@ export function claimStatement({ kind, room, retryRoom, now, owner, leaseMs, cap
   const kindLeft =
     cap === undefined
       ? Prisma.sql`${room}`
-      : Prisma.sql`${cap} - (SELECT coalesce(sum(sent), 0) FROM outbox_sent_minutes WHERE kind = ${kind} AND throttle_key = '' AND minute >= ${fromMinute})`;
+      : Prisma.sql`${cap} - (SELECT coalesce(sum(sent), 0) FROM outbox_sent_minutes WHERE kind IN (${Prisma.join(capKinds)}) AND throttle_key = '' AND minute >= ${fromMinute})`;
+  // An update's rows wait while it is paused (lib/updates/); a handed-over row is never tried again.
+  const sending = kind === "update" ? Prisma.sql`AND update_id IN (SELECT id FROM mail_updates WHERE status = 'sending')` : Prisma.empty;
   const keyLeft = keyCap === undefined ? Prisma.sql`${Number.MAX_SAFE_INTEGER}` : Prisma.sql`${keyCap} - coalesce(key_used.used, 0)`;
   return Prisma.sql`${OWN_WRITE}
     WITH due AS MATERIALIZED (
       SELECT id, throttle_key, next_attempt_at, 0 AS retry FROM (
         SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_first_attempts_idx
-        WHERE kind = ${kind} AND status = 'pending' AND attempts = 0 AND next_attempt_at <= ${nowDate}
+        WHERE kind = ${kind} AND status = 'pending' AND attempts = 0 AND next_attempt_at <= ${nowDate} ${sending}
         ORDER BY next_attempt_at LIMIT ${room})
       UNION ALL
       SELECT id, throttle_key, next_attempt_at, 1 FROM (
         SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_retries_idx
         WHERE kind = ${kind} AND status = 'pending' AND attempts > 0 AND next_attempt_at <= ${nowDate}
-          AND (lease_expires_at IS NULL OR lease_expires_at <= ${nowDate})
+          AND (lease_expires_at IS NULL OR lease_expires_at <= ${nowDate}) AND handed_over_at IS NULL ${sending}
         ORDER BY next_attempt_at LIMIT ${retryRoom})
     ),
     numbered AS (
@@ -135,7 +170,7 @@ export function claimStatement({ kind, room, retryRoom, now, owner, leaseMs, cap
     ),
     key_used AS (
       SELECT throttle_key, sum(sent) AS used, min(minute) AS oldest FROM outbox_sent_minutes
-      WHERE kind = ${kind} AND throttle_key IN (SELECT throttle_key FROM due) AND minute >= ${fromMinute} AND sent > 0
+      WHERE kind IN (${Prisma.join(capKinds)}) AND throttle_key IN (SELECT throttle_key FROM due) AND minute >= ${fromMinute} AND sent > 0
       GROUP BY throttle_key
     ),
     decided AS MATERIALIZED (
@@ -153,5 +188,8 @@ export function claimStatement({ kind, room, retryRoom, now, owner, leaseMs, cap
         ELSE strftime('%Y-%m-%dT%H:%M:%f+00:00', decided.free_from * 60, 'unixepoch') END
     FROM decided
     WHERE outbox.id = decided.id AND (decided.claim OR decided.over_key_cap)
-    RETURNING outbox.id, outbox.kind, outbox.entry_id, outbox.attempts, outbox.event, outbox.payload, outbox.claimed_minute`;
+    RETURNING outbox.id, outbox.kind, outbox.entry_id, outbox.attempts, outbox.event, outbox.claimed_minute,
+      -- An update's row carries only its update's id: its subject and text come from the update.
+      CASE WHEN outbox.update_id IS NULL THEN outbox.payload
+        ELSE (SELECT json_object('subject', subject, 'body', body) FROM mail_updates WHERE id = outbox.update_id) END AS payload`;
 }

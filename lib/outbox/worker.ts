@@ -32,7 +32,10 @@ import {
   pruneMinutesStatement,
   PRUNE_BATCH,
   recordStatement,
+  handOverStatement,
+  settleHandedOverStatement,
   DELIVERY_KINDS,
+  SIGNUP_KINDS,
   type ClaimedRow,
   type DeliveryKind,
   type OutcomeRow,
@@ -79,7 +82,22 @@ export type Attempted =
  * starts (in another thread's queue) must not start it after. Must not throw; a
  * thrown error counts as a retryable failure.
  */
-export type Channel = (delivery: Delivery, entry: WaitlistEntry, signal: AbortSignal, deadline: number) => Promise<Attempted>;
+export type Channel = (
+  delivery: Delivery,
+  entry: WaitlistEntry,
+  signal: AbortSignal,
+  deadline: number,
+  handOver?: HandOver,
+) => Promise<Attempted>;
+
+/**
+ * Asked by a channel just before it ends a message's data, which is what makes a mail server take
+ * it: resolves true once the row is marked handed over (then the message is finished, and the row
+ * is never sent again, even if this instance dies before it hears the answer), false when the
+ * claim is lost (the message must then be given up unfinished). A channel that never asks is
+ * delivered at least once, as before.
+ */
+export type HandOver = () => Promise<boolean>;
 
 /** A delivery a receiver refused for good: whose, and what the receiver said (Attempted's `refused`). */
 export type Refusal = { entryId: number; deliveryId: string; mailboxGone: boolean; code: string };
@@ -133,6 +151,8 @@ export type DeliveryWorkerOptions = {
    * instances together (MAIL_MAX_PER_DOMAIN_PER_HOUR: per recipient domain). Rows over it wait.
    */
   hourlyCapsPerKey?: Partial<Record<DeliveryKind, number>>;
+  /** The kinds whose deliveries count against a kind's caps (itself when unset): updates and emails share the mail server's. */
+  capKinds?: Partial<Record<DeliveryKind, readonly DeliveryKind[]>>;
   now?: () => number;
 };
 
@@ -160,6 +180,7 @@ export class DeliveryWorker {
   private pumpAgain = false;
   private stopped = false;
   private nextPrune = 0;
+  private nextSettle = 0;
   /** The main thread's load, when the worker yields to a saturated site (yieldAbove). */
   private readonly load: EventLoopLoad | undefined;
   /** Kinds whose last claim was cut short by the places free (for any attempt, or for retries): claimed again as they free up. */
@@ -178,6 +199,17 @@ export class DeliveryWorker {
       return batch.map(() => ({ ok: undefined }));
     },
     { gatherMs: RECORD_GATHER_MS },
+  );
+  /** Hand-overs asked for within a moment of each other are marked by one statement. */
+  private readonly handOvers = new GroupCommit<string, boolean>(
+    async (ids) => {
+      const marked = await whileBusy(this.database(), (db) =>
+        db.$queryRaw<{ id: string }[]>(handOverStatement(ids, this.options.owner, this.now())),
+      );
+      const markedIds = new Set(marked.map((row) => row.id));
+      return ids.map((id) => ({ ok: markedIds.has(id) }));
+    },
+    { gatherMs: 2 },
   );
 
   constructor(private readonly options: DeliveryWorkerOptions) {
@@ -205,9 +237,9 @@ export class DeliveryWorker {
     return Math.floor(this.options.leaseMs / 4);
   }
 
-  /** The kinds this worker delivers; a sign-up owes one row of each. */
+  /** The kinds this worker delivers that a sign-up owes one row of each (not "update"). */
   get deliveryKinds(): readonly DeliveryKind[] {
-    return this.kinds;
+    return this.kinds.filter((kind) => (SIGNUP_KINDS as readonly DeliveryKind[]).includes(kind));
   }
 
   /** Whether there is anything to do: a channel, or something to owe. */
@@ -319,7 +351,9 @@ export class DeliveryWorker {
   /** Claims what each kind has places for, starts the attempts, and returns each attempt's way to its record. */
   private async claimAndAttempt(): Promise<Promise<void>[]> {
     const size = this.yielding() ? YIELDING_BATCH : this.batchSize;
-    if (this.options.owe && (await this.options.owe(this.database(), this.kinds, new Date(this.now()), size))) this.pumpAgain = true;
+    if (this.options.owe && (await this.options.owe(this.database(), this.deliveryKinds, new Date(this.now()), size)))
+      this.pumpAgain = true;
+    await this.settleNowAndThen();
     if (this.kinds.length > 0) await this.options.ready?.();
     const claimed: Delivery[] = [];
     for (const kind of this.kinds) claimed.push(...(await this.claimKind(kind, size)));
@@ -381,9 +415,17 @@ export class DeliveryWorker {
       };
     });
     signal.addEventListener("abort", onAbort, { once: true });
+    // Once the row is marked handed over, the mail server may have the message: an attempt cut off
+    // after that is taken as delivered, never tried again (the mark would be cleared by a retry).
+    let handedOver = false;
+    const handOver: HandOver = async () => {
+      if (signal.aborted) return false;
+      handedOver = await this.handOvers.submit(delivery.id, deadline).catch(() => false);
+      return handedOver;
+    };
     let outcome: Attempted;
     try {
-      outcome = await Promise.race([this.channels[delivery.kind]!(delivery, entry, signal, deadline), aborted]);
+      outcome = await Promise.race([this.channels[delivery.kind]!(delivery, entry, signal, deadline, handOver), aborted]);
     } catch (error) {
       outcome = { delivered: false, retry: true, problem: error instanceof Error ? error.message : String(error) };
     } finally {
@@ -393,6 +435,13 @@ export class DeliveryWorker {
       signal.removeEventListener("abort", onAbort);
     }
     if (outcome.delivered) return outcome;
+    if (handedOver && (signal.aborted || outcome.atDeadline)) {
+      log.warn(
+        { fault: "delivery_handed_over", kind: delivery.kind, delivery_id: delivery.id, entry_id: delivery.entryId },
+        "an email handed over got no answer before its deadline: taken as delivered",
+      );
+      return { delivered: true };
+    }
     // Cut off by a shutdown: not the receiver's fault, so due again at once, from any instance.
     if (signal.aborted && signal.reason !== deadlinePassed)
       return { delivered: false, retry: true, problem: "cut off by a shutdown", now: true };
@@ -455,6 +504,7 @@ export class DeliveryWorker {
           leaseMs: this.options.leaseMs,
           cap: this.options.hourlyCaps?.[kind],
           keyCap: this.options.hourlyCapsPerKey?.[kind],
+          capKinds: this.options.capKinds?.[kind],
         }),
       ),
     );
@@ -509,6 +559,22 @@ export class DeliveryWorker {
       !outcome.delivered && outcome.refused ? [{ entryId: delivery.entryId, deliveryId: delivery.id, ...outcome.refused }] : [],
     );
     if (refused.length > 0 && this.options.onRefused) await this.options.onRefused(this.database(), refused);
+  }
+
+  /**
+   * Handed over: rows whose instance died after handing their message over are taken as delivered
+   * (settleHandedOverStatement), looked for every half lease, since a lease must lapse first.
+   */
+  private async settleNowAndThen(): Promise<void> {
+    const now = this.now();
+    if (now < this.nextSettle || !this.kinds.includes("update")) return;
+    this.nextSettle = now + this.attemptDeadlineMs;
+    const settled = await whileBusy(this.database(), (db) => db.$executeRaw(settleHandedOverStatement(now)));
+    if (settled > 0)
+      log.warn(
+        { fault: "delivery_handed_over", owner: this.options.owner, rows: settled },
+        "emails handed over by an instance that stopped before the answer are taken as delivered",
+      );
   }
 
   /** Prunes once a minute, and at the next pass again while a batch was full; never while the site is saturated. */

@@ -76,7 +76,8 @@ async function applyReport(database: Database, deliveryId: string, reports: Reci
     where: { id: deliveryId },
     select: { kind: true, status: true, entryId: true, bouncedAt: true, entry: { select: { email: true } } },
   });
-  if (!delivery || delivery.kind !== "email" || delivery.status !== "delivered") return { suppressed: 0, ignored: "not_sent" };
+  if (!delivery || (delivery.kind !== "email" && delivery.kind !== "update") || delivery.status !== "delivered")
+    return { suppressed: 0, ignored: "not_sent" };
   if (delivery.bouncedAt) return { suppressed: 0, ignored: "already_counted" };
   // The address exactly as it was mailed (case aside): a report about another spelling of the
   // same mailbox is about another message.

@@ -31,7 +31,7 @@ export async function suppressWith(writer: Writer, refused: { entryId: number; r
     WHERE waitlist_entries.id = refused.value ->> 0 AND waitlist_entries.mail_suppressed_at IS NULL`;
   await writer.$executeRaw`
     UPDATE outbox SET status = 'failed', last_error = ${MAIL_SUPPRESSED_PROBLEM}, lease_owner = NULL, lease_expires_at = NULL
-    WHERE kind = 'email' AND status = 'pending' AND lease_owner IS NULL AND entry_id IN (SELECT value ->> 0 FROM json_each(${values}))`;
+    WHERE kind IN ('email', 'update') AND status = 'pending' AND lease_owner IS NULL AND entry_id IN (SELECT value ->> 0 FROM json_each(${values}))`;
 }
 
 /** The log line of a suppression, once it is committed. */

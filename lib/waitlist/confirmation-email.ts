@@ -14,13 +14,14 @@ import "server-only";
 import { createTransport } from "nodemailer";
 import { FIGURES, SITE } from "../content/site";
 import type { WaitlistEntry } from "../generated/prisma/client";
-import type { Attempted, Channel, Delivery } from "../outbox/worker";
+import type { Attempted, Channel, Delivery, HandOver } from "../outbox/worker";
 import { smtpRefusalOf } from "./bounce-codes";
 import { entryToken, entryUrl, MAIL_SUPPRESSED_PROBLEM, UNSUBSCRIBED_PROBLEM, unsubscribeHeaders } from "./entry-link";
 import { shownFields, signupOf } from "./fields";
 import { emailHtml, escapeHtml, plain } from "../mail/html";
 import { taggedBounceAddress } from "../mail/bounce-address";
 import { transportOptionsOf } from "../mail/smtp";
+import { endAfterHandOver, type HeldMessage } from "../mail/hand-over";
 import type { DkimSettings } from "../mail/dkim";
 
 export const CONFIRMATION_SUBJECT = `You're on the ${SITE.name} waitlist`;
@@ -106,8 +107,9 @@ const composeConfirmation: ComposeEmail = (_delivery, entry, link) => confirmati
 export function confirmationEmailChannel(options: MailOptions, compose: ComposeEmail = composeConfirmation): Channel {
   // Pooled: a connection carries message after message, instead of a connection, a greeting and a
   // goodbye for each, which cost more CPU than the message itself at launch volume.
+  const { dkim, ...server } = transportOptionsOf(options);
   const transport = createTransport({
-    ...transportOptionsOf(options),
+    ...server,
     pool: true,
     maxConnections: options.maxConnections ?? 10,
     maxMessages: Infinity,
@@ -115,9 +117,17 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
+  // Signs every message, and holds an update's end until its row is marked handed over (../mail/hand-over.ts).
+  endAfterHandOver(transport, dkim ?? null);
   const messageHost = new URL(options.siteUrl).hostname;
 
-  return async function sendConfirmation(delivery: Delivery, entry: WaitlistEntry, deadline: AbortSignal): Promise<Attempted> {
+  return async function sendConfirmation(
+    delivery: Delivery,
+    entry: WaitlistEntry,
+    deadline: AbortSignal,
+    _deadlineAt?: number,
+    handOver?: HandOver,
+  ): Promise<Attempted> {
     if (!entry.publicId) return { delivered: false, retry: false, problem: "entry has no public id" };
     // Unsubscribed after this was claimed: the unsubscribe gave up what was pending, and this too.
     if (entry.unsubscribedAt) return { delivered: false, retry: false, problem: UNSUBSCRIBED_PROBLEM };
@@ -129,8 +139,18 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
       // A row whose stored facts cannot make a message will not make one on a later attempt either.
       return { delivered: false, retry: false, problem: `not composed: ${error instanceof Error ? error.message : String(error)}` };
     }
+    // An update goes to a whole segment at once: it waits for the hand-over, so that no instance's
+    // death sends it twice. The site's other emails are delivered at least once, as before.
+    let handedOver = false;
+    const held =
+      delivery.kind === "update" && handOver
+        ? async () => {
+            handedOver = await handOver();
+            return handedOver;
+          }
+        : undefined;
     try {
-      await transport.sendMail({
+      const message: HeldMessage = {
         from: options.from,
         to: entry.email,
         subject: email.subject,
@@ -146,9 +166,14 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
         // The whole conversation (connection, greeting, data) ends at the attempt's deadline:
         // nodemailer closes the connection, and the message is given up before it was accepted.
         signal: deadline,
-      });
+        handOver: held,
+      };
+      await transport.sendMail(message);
       return { delivered: true };
     } catch (error) {
+      // Handed over and no answer from the server (the connection dropped, the deadline): it may
+      // have taken the message, so it is not sent again. An answer (a 4xx, a 5xx) is read as usual.
+      if (handedOver && (error as { responseCode?: number }).responseCode === undefined) return { delivered: true };
       // A 5xx is final for this message; the worker suppresses the entry only when it says the
       // mailbox is gone (./bounces.ts). Anything else (a 4xx, no connection) is tried again.
       const refused = smtpRefusalOf(error as object);

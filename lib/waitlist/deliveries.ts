@@ -30,7 +30,7 @@ function instanceName(env: Env): string {
 export function configuredKinds(env: Env): DeliveryKind[] {
   const kinds: DeliveryKind[] = [];
   if (env.WAITLIST_WEBHOOK_URL && env.WAITLIST_WEBHOOK_SECRET) kinds.push("webhook");
-  if (env.SMTP_URL && env.MAIL_FROM) kinds.push("email");
+  if (env.SMTP_URL && env.MAIL_FROM) kinds.push("email", "update");
   return kinds;
 }
 
@@ -62,8 +62,11 @@ function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
     owner: instanceName(env),
     retryDelaysMs: env.WAITLIST_DELIVERY_RETRY_SECONDS.map((seconds) => seconds * 1000),
     leaseMs: env.WAITLIST_DELIVERY_LEASE_SECONDS * 1000,
-    hourlyCaps: { email: env.MAIL_MAX_PER_HOUR },
-    hourlyCapsPerKey: { email: env.MAIL_MAX_PER_DOMAIN_PER_HOUR },
+    // Updates share the mail server's caps with the other emails, and leave a tenth of the hour to
+    // them: a sign-up's confirmation never waits an hour behind an update (docs/operations.md).
+    hourlyCaps: { email: env.MAIL_MAX_PER_HOUR, update: updateShareOf(env.MAIL_MAX_PER_HOUR) },
+    hourlyCapsPerKey: { email: env.MAIL_MAX_PER_DOMAIN_PER_HOUR, update: updateShareOf(env.MAIL_MAX_PER_DOMAIN_PER_HOUR) },
+    capKinds: { email: ["email", "update"], update: ["email", "update"] },
     // Twice the mail connections, so that each connection has its next message waiting.
     maxInFlight: Math.max(100, 2 * env.MAIL_MAX_CONNECTIONS),
     owe: owingNewSignups(siteSecret()),
@@ -72,6 +75,11 @@ function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
     // A saturated site serves its visitors first; what is owed goes out as soon as it eases.
     yieldAbove: SATURATED_ABOVE,
   });
+}
+
+/** What of an hourly cap updates may take: all but a tenth, which stays for the other emails. */
+function updateShareOf(cap: number): number {
+  return Math.max(1, Math.floor(cap * 0.9));
 }
 
 /** What server.ts says once at start about the deliveries this instance makes. */

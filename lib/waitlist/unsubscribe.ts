@@ -30,7 +30,7 @@ async function unsubscribe(database: Database, publicId: string, now = new Date(
     if (!entry) return "gone";
     if (marked.count === 0) return "already";
     await tx.outboxMessage.updateMany({
-      where: { entryId: entry.id, kind: "email", status: "pending" },
+      where: { entryId: entry.id, kind: { in: ["email", "update"] }, status: "pending" },
       data: { status: "failed", lastError: UNSUBSCRIBED_PROBLEM, leaseOwner: null, leaseExpiresAt: null },
     });
     await recordAction(tx, { actor: VISITOR, action: "unsubscribed", entryId: entry.id, at: now });

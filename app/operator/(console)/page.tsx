@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ConsoleFrame, ConsoleHeading } from "@/components/operator/console-frame";
-import { FilterSelect } from "@/components/operator/entry-filters";
+import { FilterSelect } from "@/components/operator/filter-select";
 import { ClosedReasonSelect } from "@/components/operator/follow-up-panel";
 import { FollowUpResult } from "@/components/operator/follow-up-result";
 import { QueueKeys } from "@/components/operator/queue-keys";

@@ -10,6 +10,8 @@ import { listDeliveries } from "@/lib/console/queries";
 import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/content/signup-options";
 import { FunnelFigures, PageSpeedTable } from "@/components/operator/funnel";
 import { lastDays, pageSpeed, pageViews, siteFunnel } from "@/lib/analytics/report";
+import { listUpdates, statusWord } from "@/lib/updates/updates";
+import { UpdateProgressBar } from "@/components/operator/update-progress";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -23,13 +25,14 @@ export default async function OverviewPage({ searchParams }: Props) {
   const days: ChartDays = CHART_DAYS.find((d) => String(d) === params.days) ?? 30;
   const split: Split = params.split === "campaign" ? "campaign" : "source";
   const visitRange = lastDays(28);
-  const [data, failed, promise, funnel, views, speed] = await Promise.all([
+  const [data, failed, promise, funnel, views, speed, [lastUpdate]] = await Promise.all([
     overview(getDatabase(), { days, split }),
     listDeliveries(getDatabase(), ["failed"], 10),
     followUpMetrics(getDatabase()),
     siteFunnel(getDatabase(), visitRange),
     pageViews(getDatabase(), visitRange),
     pageSpeed(getDatabase()),
+    listUpdates(getDatabase(), 1),
   ]);
   const segment = new Map(data.segments.map((s) => [`${s.businessType}|${s.companySize}`, s.signups]));
   const peak = Math.max(1, ...data.segments.map((s) => s.signups));
@@ -244,6 +247,29 @@ export default async function OverviewPage({ searchParams }: Props) {
           <p className="mt-3 text-xs text-slate-500">A failed delivery can be sent again from its entry&apos;s page.</p>
         </ConsoleSection>
       </div>
+      <ConsoleSection id="last-update" title="The last update to the list" className="mt-8">
+        {lastUpdate ? (
+          <>
+            <p className="mt-1 text-sm text-slate-600 wrap-anywhere">
+              #{lastUpdate.id} {lastUpdate.subject}: {statusWord(lastUpdate)}, to {lastUpdate.segment}.{" "}
+              <a href={`/operator/updates#update-${lastUpdate.id}`} className="font-medium text-slate-900 underline">
+                All updates
+              </a>
+            </p>
+            <div className="mt-3">
+              <UpdateProgressBar update={lastUpdate} />
+            </div>
+          </>
+        ) : (
+          <p className="mt-1 text-sm text-slate-600">
+            No update has been sent yet.{" "}
+            <a href="/operator/updates" className="font-medium text-slate-900 underline">
+              Write one
+            </a>
+            .
+          </p>
+        )}
+      </ConsoleSection>
       <ConsoleSection id="speed" title="Real visitors' page speed" className="mt-8">
         <p className="mt-1 text-sm text-slate-600">
           The 75th percentile of what visitors met on each page (Core Web Vitals, measured in their browsers): 75% of visits were as fast or

@@ -6,6 +6,7 @@ import { requireOperator } from "@/lib/auth/session";
 import { may } from "@/lib/auth/roles";
 import { FreshSignInNotice } from "@/components/operator/fresh-sign-in-notice";
 import { getDatabase } from "@/lib/db";
+import { updatesOfEntry } from "@/lib/updates/updates";
 import { listActions } from "@/lib/audit/trail";
 import { entryDetail } from "@/lib/console/queries";
 import { displayValue, SIGNUP_FIELD_NAMES, SIGNUP_FIELDS } from "@/lib/waitlist/fields";
@@ -38,12 +39,13 @@ export default async function EntryPage({ params, searchParams }: Props) {
   const { confirm, done } = query;
   if (!/^[1-9]\d{0,15}$/.test(id)) notFound();
   const database = getDatabase();
-  const [detail, trail, timeline, operators, { zone }] = await Promise.all([
+  const [detail, trail, timeline, operators, { zone }, updates] = await Promise.all([
     entryDetail(database, Number(id)),
     listActions(database, { limit: 50, entryId: Number(id) }),
     timelineOf(database, Number(id)),
     database.operator.findMany({ select: { id: true, name: true, email: true }, orderBy: { name: "asc" } }),
     consoleTimeZone(operator.id),
+    updatesOfEntry(database, Number(id)),
   ]);
   const when = momentIn(zone);
   if (!detail) {
@@ -57,7 +59,9 @@ export default async function EntryPage({ params, searchParams }: Props) {
       </ConsoleFrame>
     );
   }
-  const { entry, deliveries } = detail;
+  const { entry } = detail;
+  // An update's email is listed under Updates, with the update's subject.
+  const deliveries = detail.deliveries.filter((d) => d.kind !== "update");
   const confirming = confirm === "remove";
 
   return (
@@ -192,6 +196,29 @@ export default async function EntryPage({ params, searchParams }: Props) {
                         </button>
                       </form>
                     )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </ConsoleSection>
+
+          <ConsoleSection id="updates" title="Updates">
+            {updates.length === 0 ? (
+              <p className="mt-2 text-sm text-slate-600">No update to the list was sent to this entry.</p>
+            ) : (
+              <ul className="mt-3 space-y-2 text-sm">
+                {updates.map((update) => (
+                  <li key={update.id}>
+                    <a href={`/operator/updates#update-${update.id}`} className="font-medium wrap-anywhere text-slate-900 underline">
+                      #{update.id} {update.subject}
+                    </a>
+                    <div className="text-slate-500">
+                      {update.deliveredAt
+                        ? `sent ${when(update.deliveredAt)}`
+                        : update.status === "pending"
+                          ? "waiting to be sent"
+                          : "not sent"}
+                    </div>
                   </li>
                 ))}
               </ul>
