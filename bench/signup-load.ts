@@ -23,8 +23,16 @@
  * and how many deliveries were made while the sign-ups ran (the worker yields to a saturated site),
  * and at the end the script checks that every delivery arrived exactly once.
  *
+ * With BENCH_UPDATE=N as well (issue 60; bench:launch's fourth run), the site's list is first seeded
+ * with N entries and an update to all of them is queued (the time the one statement took is
+ * printed). It drains while each round's sign-ups run and is paused for the floor and duplicate
+ * runs, so the floor is still measured with no delivery going out; what it sent during each
+ * sign-up run is printed. After the rounds the rest drains with no load, while the server's
+ * memory is sampled every second: its start, peak and end, and the messages per second.
+ *
  *   npm run bench:signups      BENCH_SECONDS=10 BENCH_ROUNDS=5 by default
  */
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
@@ -32,6 +40,8 @@ import { heldText, type Held } from "./support/held";
 import { mailModeFromEnv, startLaunchReceivers } from "./support/launch-receivers";
 import { signupBodyFor, uniqueSignupBody } from "./support/signups";
 import { copyDatabase, ensureBuild, freshDatabase, LOAD_TEST_ENV, startSiteServer, type SiteServer } from "./support/site-server";
+import { createDatabase } from "@/lib/db";
+import { changeUpdate, parseUpdate, sendUpdate } from "@/lib/updates/updates";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 // 3 rounds gave ratios that swung by more than the targets' margin between runs of the same code.
@@ -46,6 +56,8 @@ const DELIVERED_WITHIN_S = 30;
  * triggers and indexes on a full list, against the same build's empty route.
  */
 const SEEDED_DATABASE = process.env.BENCH_SIGNUPS_DATABASE;
+/** Entries an update goes to while the sign-ups run (0: none). */
+const UPDATE_ENTRIES = Number(process.env.BENCH_UPDATE ?? 0);
 const receivers = DELIVERIES ? await startLaunchReceivers(DELIVERIES) : undefined;
 const receiverReport = () => receivers!.report();
 const CONNECTIONS = 32;
@@ -110,10 +122,10 @@ async function load(server: SiteServer, path: string, seconds: number, traffic: 
 async function deliveriesDone(file: string, loadEnded: number): Promise<number | null> {
   const db = new Database(file, { readonly: true });
   try {
-    // Pending rows, and entries not yet owed their deliveries (past the worker's mark).
+    // Pending rows (not an update's: it drains on its own), and entries not yet owed their deliveries (past the worker's mark).
     const pending = db
       .prepare(
-        `SELECT (SELECT count(*) FROM outbox WHERE status = 'pending')
+        `SELECT (SELECT count(*) FROM outbox WHERE status = 'pending' AND update_id IS NULL)
               + (SELECT count(*) FROM waitlist_entries WHERE id > (SELECT owed_up_to FROM signup_deliveries_state))`,
       )
       .pluck();
@@ -170,6 +182,50 @@ function deliveredCount(file: string): number {
   } finally {
     db.close();
   }
+}
+
+/** An update's emails delivered so far (0 without one). */
+function updateDelivered(file: string, updateId: number | undefined): number {
+  if (updateId === undefined) return 0;
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare("SELECT count(*) FROM outbox WHERE update_id = ? AND status = 'delivered'").pluck().get(updateId) as number;
+  } finally {
+    db.close();
+  }
+}
+
+type UpdateDrain = {
+  seconds: number;
+  sent: number;
+  perSecond: number;
+  rssMiB: { start: number; peak: number; end: number; samples: number[] };
+};
+
+/** Resumes the update and waits (up to 20 minutes) until none of it is pending, sampling the server's memory each second. */
+async function drainUpdate(server: SiteServer, db: ReturnType<typeof createDatabase>, updateId: number): Promise<UpdateDrain> {
+  const before = updateDelivered(siteDb, updateId);
+  const samples = [server.rssMiB()];
+  const started = Date.now();
+  await changeUpdate(db, updateId, "resume", benchActor);
+  const file = new Database(siteDb, { readonly: true });
+  const pending = file.prepare("SELECT count(*) FROM outbox WHERE update_id = ? AND status = 'pending'").pluck();
+  try {
+    while ((pending.get(updateId) as number) > 0 && Date.now() - started < 20 * 60_000) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      samples.push(server.rssMiB());
+    }
+  } finally {
+    file.close();
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const sent = updateDelivered(siteDb, updateId) - before;
+  return {
+    seconds,
+    sent,
+    perSecond: sent / seconds,
+    rssMiB: { start: samples[0]!, peak: Math.max(...samples), end: samples.at(-1)!, samples },
+  };
 }
 
 function lastRowid(file: string): number {
@@ -262,6 +318,20 @@ ensureBuild(true);
 // A seeded database is copied whole first; otherwise a fresh, migrated one.
 const siteDb = SEEDED_DATABASE ? copyDatabase(SEEDED_DATABASE, "bench-signups") : freshDatabase("bench-signups");
 const baselineDb = freshDatabase("bench-baseline");
+if (UPDATE_ENTRIES > 0) {
+  console.log(`Seeding ${UPDATE_ENTRIES} entries for the update ...`);
+  execFileSync(path.join("node_modules", ".bin", "tsx"), ["prisma/seed.ts", "--count", String(UPDATE_ENTRIES)], {
+    env: { ...process.env, DATABASE_URL: `file:${siteDb}` },
+    stdio: "ignore",
+  });
+}
+/** The bench's own connection, as the operator tool's: it sends the update, pauses and resumes it. */
+const operatorDb = UPDATE_ENTRIES > 0 ? createDatabase({ driver: "better-sqlite3", file: siteDb }) : undefined;
+const benchActor = { email: "shell (bench)", operatorId: null };
+let update: { id: number; queued: number; queuedMs: number } | undefined;
+/** Update emails sent during each round's sign-ups. */
+const updateSentDuringSignups: number[] = [];
+const updateSent = () => updateDelivered(siteDb, update?.id);
 /** What held the database thread for longer than this during the runs is printed at the end (the server's slow_query log). */
 const LOGGED_SLOWER_THAN_MS = process.env.WAITLIST_SLOW_QUERY_MS ?? "20";
 const site = await startSiteServer({
@@ -276,6 +346,8 @@ const duplicateRuns: Measurement[] = [];
 let baselineRuns: Measurement[] = [];
 /** With deliveries: how long after each round's load (sign-ups, then duplicates) the last delivery arrived. */
 const drainSeconds: (number | null)[] = [];
+/** With an update: the rest of it draining after the rounds. */
+let updateDrain: UpdateDrain | undefined;
 /** With deliveries: how many were made while each round's sign-ups ran (the worker yields to a saturated site). */
 const deliveredDuringSignups: number[] = [];
 const firstOutboxRow = lastRowid(siteDb);
@@ -291,11 +363,26 @@ try {
     body: signupBodyFor(FLOODED_EMAIL).body,
   });
   if (DELIVERIES) await deliveriesDone(siteDb, Date.now());
+  if (operatorDb) {
+    const parsed = parseUpdate({ subject: "FieldCrew opens on March 1", body: "Hello {{name}},\n\nFieldCrew opens on March 1." });
+    if ("problems" in parsed) throw new Error(JSON.stringify(parsed.problems));
+    const started = performance.now();
+    const sent = await sendUpdate(operatorDb, parsed.input, `bench-${Date.now()}`, benchActor);
+    update = { id: sent.id, queued: sent.queued, queuedMs: performance.now() - started };
+    await changeUpdate(operatorDb, sent.id, "pause", benchActor);
+    console.log(`An update to ${sent.queued} entries queued in ${update.queuedMs.toFixed(0)} ms; it drains during each round's sign-ups.`);
+  }
   for (let round = 1; round <= ROUNDS; round += 1) {
     floorRuns.push(await load(site, "/api/bench/floor", SECONDS));
     const deliveredBefore = DELIVERIES ? deliveredCount(siteDb) : 0;
+    const updateBefore = updateSent();
+    if (operatorDb && update) await changeUpdate(operatorDb, update.id, "resume", benchActor);
     signupRuns.push(await load(site, "/api/waitlist", SECONDS));
-    if (DELIVERIES) deliveredDuringSignups.push(deliveredCount(siteDb) - deliveredBefore);
+    if (operatorDb && update) {
+      await changeUpdate(operatorDb, update.id, "pause", benchActor);
+      updateSentDuringSignups.push(updateSent() - updateBefore);
+    }
+    if (DELIVERIES) deliveredDuringSignups.push(deliveredCount(siteDb) - deliveredBefore - (updateSentDuringSignups.at(-1) ?? 0));
     duplicateRuns.push(await load(site, "/api/waitlist", SECONDS, "duplicates"));
     // The next floor run starts once the outbox is empty: never measured while deliveries go out.
     if (DELIVERIES) drainSeconds.push(await deliveriesDone(siteDb, Date.now()));
@@ -304,10 +391,13 @@ try {
         `duplicates ${duplicateRuns.at(-1)!.rps.toFixed(0)} req/s` +
         (DELIVERIES
           ? `; ${deliveredDuringSignups.at(-1)} delivered during the sign-ups, the last delivery ${drainSeconds.at(-1)?.toFixed(1) ?? "NOT within 120"} s after the load`
-          : ""),
+          : "") +
+        (update ? `; ${updateSentDuringSignups.at(-1)} update emails sent during the sign-ups` : ""),
     );
   }
+  if (operatorDb && update) updateDrain = await drainUpdate(site, operatorDb, update.id);
 } finally {
+  await operatorDb?.$disconnect();
   await site.stop();
 }
 
@@ -367,7 +457,7 @@ if (DELIVERIES) {
     emails !== newEntries || webhooks !== newEntries || delivered !== emails + webhooks + others || notOnce > 0 || strangers > 0;
   console.log(
     `\ndeliveries (mail server: ${DELIVERIES}${refused > 0 ? `, ${refused} refused once` : ""}): ${emails} emails and ${webhooks} webhooks owed for ${newEntries} new entries` +
-      `${others > 0 ? ` and ${others} other deliveries (overdue webhooks)` : ""}; ` +
+      `${others > 0 ? ` and ${others} other deliveries (overdue webhooks${update ? ", the update" : ""})` : ""}; ` +
       `delivered ${delivered}; accepted other than exactly once: ${notOnce}; accepted but never owed: ${strangers}` +
       ` (${deliveryProblem ? "PROBLEM" : "every delivery made once"})`,
   );
@@ -377,6 +467,22 @@ if (DELIVERIES) {
   );
   // The worker yields to a saturated site: a few of each kind at each sweep, the rest once the load eases.
   console.log(`  delivered while each round's sign-ups ran: ${deliveredDuringSignups.join(" / ")}`);
+}
+if (update && updateDrain) {
+  const { rssMiB } = updateDrain;
+  const tenths = Array.from(
+    { length: 11 },
+    (_, i) => rssMiB.samples[Math.min(rssMiB.samples.length - 1, Math.round((i * (rssMiB.samples.length - 1)) / 10))]!,
+  );
+  console.log(
+    `\nupdate to ${update.queued} entries: queued in ${update.queuedMs.toFixed(0)} ms (one statement); ` +
+      `sent during each round's sign-ups: ${updateSentDuringSignups.join(" / ")}; ` +
+      `the rest (${updateDrain.sent}) drained in ${updateDrain.seconds.toFixed(0)} s, ${updateDrain.perSecond.toFixed(0)} a second`,
+  );
+  console.log(
+    `  server RSS while it drained: start ${rssMiB.start.toFixed(0)} MiB, peak ${rssMiB.peak.toFixed(0)}, end ${rssMiB.end.toFixed(0)}; ` +
+      `at each tenth of the drain: ${tenths.map((mib) => mib.toFixed(0)).join(" / ")}`,
+  );
 }
 await receivers?.close();
 // For bench/launch-day.ts, which runs this once per mail server and prints the three side by side.
@@ -389,6 +495,15 @@ console.log(
     outboxHeld,
     lost: missing,
     deliveriesOnce: DELIVERIES ? !deliveryProblem : null,
+    update:
+      update && updateDrain
+        ? {
+            queued: update.queued,
+            queuedMs: update.queuedMs,
+            duringSignups: updateSentDuringSignups,
+            drain: { ...updateDrain, rssMiB: { ...updateDrain.rssMiB, samples: undefined } },
+          }
+        : null,
   })}`,
 );
 if (missing > 0 || signups.errors > 0 || floor.errors > 0 || duplicates.errors > 0 || deliveryProblem) process.exitCode = 1;

@@ -12,7 +12,13 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 
-export function startMailCatcher(options: { port: number; dir: string; host?: string }): Promise<SMTPServer> {
+export function startMailCatcher(options: {
+  port: number;
+  dir: string;
+  host?: string;
+  /** Keeps each message, then waits this long before saying so: a site killed meanwhile never hears it was taken. */
+  answerDelayMs?: number;
+}): Promise<SMTPServer> {
   mkdirSync(options.dir, { recursive: true });
   let received = 0;
   const server = new SMTPServer({
@@ -32,7 +38,8 @@ export function startMailCatcher(options: { port: number; dir: string; host?: st
         }
         received += 1;
         writeFileSync(path.join(options.dir, `${Date.now()}-${received}.eml`), Buffer.concat(chunks));
-        callback();
+        if (options.answerDelayMs) setTimeout(callback, options.answerDelayMs);
+        else callback();
       });
     },
   });

@@ -80,7 +80,8 @@ async function readInput(args: string[], io: CliIo): Promise<UpdateInput> {
       }
     }
   }
-  const parsed = parseUpdate({ ...values, body: body ?? "", subject: values.subject ?? "" });
+  const segment = Object.fromEntries(SEGMENT_KEYS.map((key) => [key, (values as Record<string, string | undefined>)[key]]));
+  const parsed = parseUpdate({ ...segment, body: body ?? "", subject: values.subject ?? "" });
   if ("problems" in parsed) throw new UsageError(Object.values(parsed.problems).join("\n"));
   return parsed.input;
 }
@@ -94,7 +95,7 @@ async function preview(db: Database, input: UpdateInput, io: CliIo): Promise<num
   await write(
     io.stdout,
     `${count(n)} ${n === 1 ? "entry gets" : "entries get"} it. As #${shown.entryId}, ${terminalSafe(shown.company)}${shown.confirmed ? "" : " (address not confirmed yet)"}, gets it:\n\n` +
-      `Subject: ${terminalSafe(shown.email.subject)}\n\n${terminalSafe(shown.email.text)}\n`,
+      `Subject: ${terminalSafe(shown.email.subject)}\n\n${shown.email.text.split("\n").map(terminalSafe).join("\n")}\n`,
   );
   return 0;
 }

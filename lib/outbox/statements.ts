@@ -147,20 +147,25 @@ export function claimStatement({ kind, room, retryRoom, now, owner, leaseMs, cap
       ? Prisma.sql`${room}`
       : Prisma.sql`${cap} - (SELECT coalesce(sum(sent), 0) FROM outbox_sent_minutes WHERE kind IN (${Prisma.join(capKinds)}) AND throttle_key = '' AND minute >= ${fromMinute})`;
   // An update's rows wait while it is paused (lib/updates/); a handed-over row is never tried again.
+  // With no update sending, the due rows' LIMIT is 0, which SQLite reads before it walks the index:
+  // a paused update of 100,000 rows cost each claim 32 ms as a condition on the rows, 0.01 ms so.
+  const updateSending = Prisma.sql`(SELECT 1 FROM mail_updates WHERE status = 'sending')`;
   const sending = kind === "update" ? Prisma.sql`AND update_id IN (SELECT id FROM mail_updates WHERE status = 'sending')` : Prisma.empty;
+  const limitOf = (rows: number) =>
+    kind === "update" ? Prisma.sql`CASE WHEN EXISTS ${updateSending} THEN ${rows} ELSE 0 END` : Prisma.sql`${rows}`;
   const keyLeft = keyCap === undefined ? Prisma.sql`${Number.MAX_SAFE_INTEGER}` : Prisma.sql`${keyCap} - coalesce(key_used.used, 0)`;
   return Prisma.sql`${OWN_WRITE}
     WITH due AS MATERIALIZED (
       SELECT id, throttle_key, next_attempt_at, 0 AS retry FROM (
         SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_first_attempts_idx
         WHERE kind = ${kind} AND status = 'pending' AND attempts = 0 AND next_attempt_at <= ${nowDate} ${sending}
-        ORDER BY next_attempt_at LIMIT ${room})
+        ORDER BY next_attempt_at LIMIT ${limitOf(room)})
       UNION ALL
       SELECT id, throttle_key, next_attempt_at, 1 FROM (
         SELECT id, throttle_key, next_attempt_at FROM outbox INDEXED BY outbox_retries_idx
         WHERE kind = ${kind} AND status = 'pending' AND attempts > 0 AND next_attempt_at <= ${nowDate}
           AND (lease_expires_at IS NULL OR lease_expires_at <= ${nowDate}) AND handed_over_at IS NULL ${sending}
-        ORDER BY next_attempt_at LIMIT ${retryRoom})
+        ORDER BY next_attempt_at LIMIT ${limitOf(retryRoom)})
     ),
     numbered AS (
       SELECT id, throttle_key,

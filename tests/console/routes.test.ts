@@ -11,6 +11,7 @@ import * as campaignsRoute from "@/app/api/operator/campaigns/route";
 import * as redeliverRoute from "@/app/api/operator/deliveries/[id]/redeliver/route";
 import * as removeRoute from "@/app/api/operator/entries/[id]/remove/route";
 import * as exportRoute from "@/app/api/operator/export/route";
+import * as updateRoute from "@/app/api/operator/updates/[id]/route";
 
 // The console's routes as Next calls them: the request, and the address's segments.
 const handleAccount = (request: Request) => accountRoute.POST(request);
@@ -18,6 +19,7 @@ const handleCampaignsCsv = (request: Request) => campaignsRoute.GET(request);
 const handleExport = (request: Request) => exportRoute.GET(request);
 const handleRedeliver = (request: Request, id: string) => redeliverRoute.POST(request, { params: Promise.resolve({ id }) });
 const handleRemove = (request: Request, id: string) => removeRoute.POST(request, { params: Promise.resolve({ id }) });
+const handleUpdate = (request: Request, id: string) => updateRoute.POST(request, { params: Promise.resolve({ id }) });
 import { COOKIE_PREFIX, getAuth } from "@/lib/auth/auth";
 import { createInvitation } from "@/lib/auth/invitations";
 import { createAuthRoute } from "@/lib/auth/routes";
@@ -27,6 +29,7 @@ import { CLIENT_ADDRESS_HEADER } from "@/lib/security/client-address";
 import { SharedRateLimiter } from "@/lib/security/rate-limit";
 import { waitlistSignupSchema } from "@/lib/waitlist/schema";
 import { addToWaitlist } from "@/lib/waitlist/store";
+import { parseUpdate, sendUpdate } from "@/lib/updates/updates";
 import { setUpTestDatabase } from "../support/database";
 import { sessionCookie, signedInOperator } from "../support/operator-session";
 import { softwarePasskeyResponse } from "../support/software-passkey";
@@ -284,6 +287,70 @@ describe("roles and fresh sign-in on the console's routes", () => {
     expect((await handleExport(consoleRequest("/api/operator/export?format=csv", admin.cookie))).status).toBe(200);
     expect((await handleRemove(consoleRequest(`/api/operator/entries/${id}/remove`, admin.cookie, "POST"), String(id))).status).toBe(303);
     expect(await getDatabase().waitlistEntry.count({ where: { id } })).toBe(0);
+  });
+});
+
+describe("pausing, resuming and cancelling an update", () => {
+  async function anUpdate(): Promise<number> {
+    await signUp();
+    const parsed = parseUpdate({ subject: "News", body: "Hello {{name}}" });
+    if ("problems" in parsed) throw new Error("bad update");
+    return (await sendUpdate(getDatabase(), parsed.input, crypto.randomUUID(), shell)).id;
+  }
+  const statusOf = async (id: number) => (await getDatabase().mailUpdate.findUniqueOrThrow({ where: { id } })).status;
+
+  it("is refused to a member, a stale sign-in, a signed-out or forged session, and changes nothing", async () => {
+    const id = await anUpdate();
+    const member = await signedInOperator("update-member@fieldcrew.app", "Member", { role: "member" });
+    const refusedMember = await handleUpdate(
+      consoleRequest(`/api/operator/updates/${id}`, member.cookie, "POST", { action: "cancel" }),
+      String(id),
+    );
+    expect(refusedMember.status).toBe(403);
+    expect(await refusedMember.text()).toMatch(/^Your role does not include this, so nothing was changed\./);
+
+    const stale = await signedInOperator("update-stale@fieldcrew.app", "Stale");
+    await getDatabase().operatorSession.update({ where: { id: stale.sessionId }, data: { createdAt: new Date(Date.now() - 11 * 60_000) } });
+    const refusedStale = await handleUpdate(
+      consoleRequest(`/api/operator/updates/${id}`, stale.cookie, "POST", { action: "cancel" }),
+      String(id),
+    );
+    expect(refusedStale.status).toBe(303);
+    expect(refusedStale.headers.get("location")).toBe(`/operator/confirm?return=${encodeURIComponent("/operator/updates")}`);
+
+    const viaLink = await signedInOperator("update-link@fieldcrew.app", "Link", { signedInWith: "email link" });
+    expect(
+      (await handleUpdate(consoleRequest(`/api/operator/updates/${id}`, viaLink.cookie, "POST", { action: "cancel" }), String(id))).status,
+    ).toBe(303);
+
+    const signedOut = await handleUpdate(consoleRequest(`/api/operator/updates/${id}`, "", "POST", { action: "cancel" }), String(id));
+    expect([signedOut.status, signedOut.headers.get("location")]).toEqual([303, "/operator/sign-in"]);
+    const forged = sessionCookie(randomBytes(24).toString("base64url"), "not the site's secret");
+    expect(
+      (await handleUpdate(consoleRequest(`/api/operator/updates/${id}`, forged, "POST", { action: "cancel" }), String(id))).status,
+    ).toBe(303);
+
+    expect(await statusOf(id)).toBe("sending");
+    expect(await getDatabase().operatorAction.count({ where: { action: "update_cancelled" } })).toBe(0);
+  });
+
+  it("is done for a fresh admin, audited, and a bad action or update is a clear error", async () => {
+    const id = await anUpdate();
+    const admin = await signedInOperator("update-admin@fieldcrew.app", "Admin");
+    const post = (action: string, which = String(id)) =>
+      handleUpdate(consoleRequest(`/api/operator/updates/${which}`, admin.cookie, "POST", { action }), which);
+    const paused = await post("pause");
+    expect([paused.status, paused.headers.get("location")]).toEqual([303, `/operator/updates?update=${id}&done=pause#update-${id}`]);
+    expect(await statusOf(id)).toBe("paused");
+    expect((await post("pause")).headers.get("location")).toBe(`/operator/updates?update=${id}&unchanged=pause#update-${id}`);
+    await post("resume");
+    await post("cancel");
+    expect(await statusOf(id)).toBe("cancelled");
+    const bad = await post("delete");
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Choose pause, resume or cancel.");
+    expect((await post("pause", "99999")).status).toBe(404);
+    expect(await auditOf(admin.id)).toEqual(["update_paused", "update_resumed", "update_cancelled"]);
   });
 });
 
