@@ -142,6 +142,12 @@ export type DeliveryWorkerOptions = {
    */
   yieldAbove?: number;
   /**
+   * Kinds that wait for a quieter site than the others (updates to the list: bulk mail nobody is
+   * waiting for): while the main thread is busier than this share, such a kind is claimed at most
+   * once a sweep, QUIET_BATCH rows at a time, so it never takes a visitor's time, and still moves.
+   */
+  quietAbove?: Partial<Record<DeliveryKind, number>>;
+  /**
    * At most this many of a kind delivered in any hour, by all instances together
    * (MAIL_MAX_PER_HOUR for emails). Rows over it wait, pending, for the hour to move on.
    */
@@ -158,10 +164,24 @@ export type DeliveryWorkerOptions = {
 
 type Outcome = { delivery: Delivery; outcome: Attempted };
 
+/** A claimed row as a channel takes it. */
+function deliveryOf(row: ClaimedRow): Delivery {
+  return {
+    id: row.id,
+    kind: row.kind,
+    entryId: Number(row.entry_id),
+    attempt: Number(row.attempts),
+    event: row.event,
+    payload: row.payload,
+  };
+}
+
 /** The prune runs once a minute, and again at the next look while it found a full batch. */
 const PRUNE_EVERY_MS = 60_000;
 /** Rows owed and claimed per kind by a sweep while the site is saturated (yieldAbove). */
 const YIELDING_BATCH = 10;
+/** Rows of a quiet kind (quietAbove) claimed at a time while the site is busier than its share. */
+const QUIET_BATCH = 5;
 /** Outcomes finishing within this long of each other are recorded by one statement. */
 const RECORD_GATHER_MS = 20;
 
@@ -183,6 +203,8 @@ export class DeliveryWorker {
   private nextSettle = 0;
   /** The main thread's load, when the worker yields to a saturated site (yieldAbove). */
   private readonly load: EventLoopLoad | undefined;
+  /** The main thread's load against each quiet kind's share (quietAbove), and when each was last claimed while busy. */
+  private readonly quiet = new Map<DeliveryKind, { load: EventLoopLoad; lastBusyClaim: number }>();
   /** Kinds whose last claim was cut short by the places free (for any attempt, or for retries): claimed again as they free up. */
   private readonly waitingForRoom = new Map<DeliveryKind, "any" | "retries">();
   /** The attempts under way, by delivery id: aborted when a stop's grace runs out. */
@@ -222,6 +244,8 @@ export class DeliveryWorker {
     this.maxInFlight = options.maxInFlight ?? 100;
     this.gatherMs = options.gatherMs ?? 50;
     this.load = options.yieldAbove === undefined ? undefined : new EventLoopLoad(options.yieldAbove);
+    for (const [kind, above] of Object.entries(options.quietAbove ?? {}))
+      this.quiet.set(kind as DeliveryKind, { load: new EventLoopLoad(above), lastBusyClaim: 0 });
   }
 
   /** The hard deadline of one attempt: half the lease, so its outcome is recorded while the claim still holds. */
@@ -356,7 +380,11 @@ export class DeliveryWorker {
     await this.settleNowAndThen();
     if (this.kinds.length > 0) await this.options.ready?.();
     const claimed: Delivery[] = [];
-    for (const kind of this.kinds) claimed.push(...(await this.claimKind(kind, size)));
+    for (const kind of this.kinds) {
+      const quiet = this.quietSize(kind);
+      if (quiet === 0) continue;
+      claimed.push(...(await this.claimKind(kind, quiet ?? size, quiet !== undefined)));
+    }
     if (claimed.length === 0) return [];
     const entries = await this.database().waitlistEntry.findMany({
       where: { id: { in: [...new Set(claimed.map((row) => row.entryId))] } },
@@ -462,6 +490,19 @@ export class DeliveryWorker {
     return outcome;
   }
 
+  /**
+   * For a quiet kind while the site is busier than its share: QUIET_BATCH once a sweep, else 0 (not
+   * now). undefined: claimed as any other kind.
+   */
+  private quietSize(kind: DeliveryKind): number | undefined {
+    const quiet = this.quiet.get(kind);
+    if (!quiet || !quiet.load.saturated()) return undefined;
+    const now = this.now();
+    if (now - quiet.lastBusyClaim < this.sweepEveryMs) return 0;
+    quiet.lastBusyClaim = now;
+    return QUIET_BATCH;
+  }
+
   /** Whether enough places have freed up for the claim a kind is waiting for to be worth making. */
   private roomAgain(kind: DeliveryKind): boolean {
     const waiting = this.waitingForRoom.get(kind);
@@ -484,8 +525,8 @@ export class DeliveryWorker {
     return { free, forRetries: Math.min(free, Math.max(0, Math.floor(this.maxInFlight / 2) - retries)) };
   }
 
-  /** Claims up to `size` due rows of a kind, as places allow (claimStatement). */
-  private async claimKind(kind: DeliveryKind, size: number): Promise<Delivery[]> {
+  /** Claims up to `size` due rows of a kind, as places allow (claimStatement); `quiet`: a busy site's few, with no claim again soon. */
+  private async claimKind(kind: DeliveryKind, size: number, quiet = false): Promise<Delivery[]> {
     const places = this.placesFor(kind);
     const room = Math.min(size, places.free);
     if (room === 0) {
@@ -513,17 +554,11 @@ export class DeliveryWorker {
     // the limit, else as the places that limited it free up.
     const retries = claimed.filter((row) => Number(row.attempts) > 1).length;
     this.waitingForRoom.delete(kind);
+    if (quiet) return claimed.map(deliveryOf);
     if (claimed.length >= room && room < size) this.waitingForRoom.set(kind, "any");
     else if (claimed.length >= room) this.pumpAgain = true;
     else if (retries >= retryRoom && retryRoom < size) this.waitingForRoom.set(kind, "retries");
-    return claimed.map((row) => ({
-      id: row.id,
-      kind: row.kind,
-      entryId: Number(row.entry_id),
-      attempt: Number(row.attempts),
-      event: row.event,
-      payload: row.payload,
-    }));
+    return claimed.map(deliveryOf);
   }
 
   /**

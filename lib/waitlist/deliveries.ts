@@ -21,6 +21,9 @@ import { owingNewSignups } from "./signup-deliveries";
 import { dkimFromEnv } from "../mail/dkim";
 import { recordRefusals } from "./bounces";
 
+/** Above this share of the main thread in use, an update to the list goes out a few at a time. */
+const UPDATE_QUIET_ABOVE = 0.5;
+
 /** The name leases and logs carry: INSTANCE_ID, or the host name and process id. */
 function instanceName(env: Env): string {
   return env.INSTANCE_ID ?? `${hostname()}-${process.pid}`;
@@ -74,6 +77,8 @@ function deliveryWorkerFromEnv(env: Env = parseEnv()): DeliveryWorker {
     onRefused: (database, refused) => recordRefusals(database, refused),
     // A saturated site serves its visitors first; what is owed goes out as soon as it eases.
     yieldAbove: SATURATED_ABOVE,
+    // An update waits for a quieter site still: bulk mail nobody is waiting for (docs/performance.md).
+    quietAbove: { update: UPDATE_QUIET_ABOVE },
   });
 }
 

@@ -10,6 +10,7 @@ import { simpleParser } from "mailparser";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as unsubscribeRoute from "@/app/api/waitlist/unsubscribe/[token]/route";
 import { getDatabase } from "@/lib/db";
+import { removeById } from "@/lib/console/queries";
 import { DeliveryWorker, type Channel } from "@/lib/outbox/worker";
 import {
   countRecipients,
@@ -121,6 +122,14 @@ describe("sending an update", () => {
       recipients: 2,
       segment: "type hvac",
     });
+  });
+
+  it("never goes to an entry removed after it was queued: its row goes with it", async () => {
+    const [kept, removed] = [await join({ utm_campaign: "removal" }), await join({ utm_campaign: "removal" })];
+    const database = getDatabase();
+    const sent = await sendUpdate(database, input({ campaign: "removal" }), "form-removal", admin);
+    await removeById(database, removed, admin);
+    expect((await updateRows(sent.id)).map((row) => row.entryId)).toEqual([kept]);
   });
 
   it("twice from one form (a double click) is one update", async () => {
@@ -246,6 +255,31 @@ describe("an update on its way", () => {
       "update_resumed",
       "update_cancelled",
     ]);
+  });
+
+  it("waits for a quiet site: while the main thread is busier than its share, a few each sweep", async () => {
+    for (let i = 0; i < 12; i += 1) await join({ utm_campaign: "quiet" });
+    await sendUpdate(getDatabase(), input({ campaign: "quiet" }), "form-quiet", admin);
+    const noEmail: Channel = async () => ({ delivered: true });
+    let clock = Date.now();
+    const options = {
+      channels: { update: noEmail },
+      owner: "quiet",
+      retryDelaysMs: [1_000],
+      leaseMs: 60_000,
+      sweepEveryMs: 2_000,
+      now: () => clock,
+    };
+    // Busier than any share (-1): five a sweep, and no more until the next.
+    const busy = new DeliveryWorker({ ...options, quietAbove: { update: -1 } });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the load's first look
+    expect(await busy.sweep()).toBe(5);
+    expect(await busy.sweep()).toBe(0);
+    clock += 2_000;
+    expect(await busy.sweep()).toBe(5);
+    // A quiet site: the rest at once.
+    const calm = new DeliveryWorker({ ...options, quietAbove: { update: 2 } });
+    expect(await calm.sweep()).toBe(2);
   });
 
   it("shares the hourly caps with the other emails and leaves them a tenth", async () => {
