@@ -107,7 +107,7 @@ export function UpdateComposer({
         <p className="mt-1 text-sm text-slate-600">
           Everyone on the list, or only the entries that match all of these. Unsubscribed and bounced addresses never get it.
         </p>
-        <div className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="mt-3 grid grid-cols-2 gap-3 lg:grid-cols-4">
           <FilterSelect id="segment-type" name="type" label="Business type" options={choices.types} value={values.type} />
           <FilterSelect id="segment-size" name="size" label="Company size" options={choices.sizes} value={values.size} />
           <FilterSelect id="segment-state" name="state" label="Follow-up" options={choices.states} value={values.state} />
@@ -122,7 +122,7 @@ export function UpdateComposer({
             value={values.confirmed}
           />
           <Typed name="source" text="Source" value={values.source} hint="direct, google, …" />
-          <Typed name="campaign" text="Campaign" value={values.campaign} hint="none, spring-launch, …" />
+          <Typed name="campaign" text="Campaign" value={values.campaign} hint="none, launch, …" />
           <Typed name="from" text="Joined from" type="date" value={values.from} />
           <Typed name="to" text="Joined until" type="date" value={values.to} />
         </div>
