@@ -1,6 +1,6 @@
-import { test as base } from "@playwright/test";
+import { expect, test as base } from "@playwright/test";
 
-export { expect } from "@playwright/test";
+export { expect };
 
 let sequence = 0;
 
@@ -18,5 +18,14 @@ export function uniqueClientAddress(): string {
 export const test = base.extend({
   extraHTTPHeaders: async ({ extraHTTPHeaders }, provide) => {
     await provide({ ...extraHTTPHeaders, "X-Forwarded-For": uniqueClientAddress() });
+  },
+  // What the site's policies refuse in a page is a part of it missing (a style, a script): no test passes with one.
+  page: async ({ page }, provide) => {
+    const refused: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/.test(message.text())) refused.push(`${page.url()}: ${message.text()}`);
+    });
+    await provide(page);
+    expect(refused, "the Content Security Policy refused something").toEqual([]);
   },
 });
