@@ -9,12 +9,15 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { shellActor } from "../audit/trail";
 import type { Database } from "../db";
+import { parseEnv } from "../env";
+import { senderFromEnv } from "../mail/smtp";
 import { count, terminalSafe, utcMinute } from "../console/format";
 import { SEGMENT_KEYS } from "../updates/segment";
 import {
   changeUpdate,
   countRecipients,
   listUpdates,
+  MAIL_OFF,
   parseUpdate,
   previewUpdate,
   sendUpdate,
@@ -115,6 +118,10 @@ export async function updatesCommand(db: Database, args: string[], io: CliIo): P
   if (sub === "preview") return preview(db, await readInput(rest, io), io);
   if (sub === "send") {
     const { values } = parseArgs({ args: rest, strict: false, options: { yes: { type: "boolean" } } });
+    if (!senderFromEnv(parseEnv())) {
+      await write(io.stderr, `${MAIL_OFF}\n`);
+      return 1;
+    }
     const input = await readInput(
       rest.filter((arg) => arg !== "--yes"),
       io,

@@ -13,7 +13,7 @@ import { errorFields, log } from "../log";
 import type { SenderSettings } from "../mail/smtp";
 import { SEGMENT_KEYS } from "./segment";
 import { sendTestMessage } from "./test-message";
-import { countRecipients, parseUpdate, previewUpdate, sendUpdate, UpdateRefused, type Preview } from "./updates";
+import { countRecipients, MAIL_OFF, parseUpdate, previewUpdate, sendUpdate, UpdateRefused, type Preview } from "./updates";
 
 const COMPOSER_FIELDS = ["subject", "body", ...SEGMENT_KEYS] as const;
 export type ComposerField = (typeof COMPOSER_FIELDS)[number];
@@ -59,6 +59,7 @@ export async function answerComposer(
   const parsed = parseUpdate(values);
   if ("problems" in parsed) return { ...state, problems: parsed.problems };
   const { database } = services;
+  if (intent !== "check" && !services.sender) return { ...state, problems: { form: MAIL_OFF } };
   try {
     if (intent === "send") {
       const sent = await whileBusy(database, (db) => sendUpdate(db, parsed.input, requestKey, operator.actor));

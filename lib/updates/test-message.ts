@@ -7,13 +7,13 @@
 import "server-only";
 import { createTransport } from "nodemailer";
 import { transportOptionsOf, type SenderSettings } from "../mail/smtp";
-import { PREVIEW_LINK, UpdateRefused, type Preview } from "./updates";
+import { MAIL_OFF, PREVIEW_LINK, UpdateRefused, type Preview } from "./updates";
 
 /** How long the mail server has to take the test: the operator is waiting for the page. */
 const TEST_TIMEOUT_MS = 10_000;
 
 export async function sendTestMessage(sender: SenderSettings | null, to: string, preview: Preview, siteUrl: string): Promise<void> {
-  if (!sender) throw new UpdateRefused("Mail is off on this site (SMTP_URL is not set), so no test can be sent, and no update either.");
+  if (!sender) throw new UpdateRefused(MAIL_OFF);
   const transport = createTransport({
     ...transportOptionsOf(sender),
     connectionTimeout: TEST_TIMEOUT_MS,

@@ -29,6 +29,10 @@ const updateTemplateSchema = z.object({
 
 export type UpdateInput = { template: TeamTemplate; segment: Segment };
 
+/** Why nothing can be sent: without SMTP_URL and MAIL_FROM no email goes out, and an update's rows would only wait. */
+export const MAIL_OFF =
+  'Mail is off on this site (SMTP_URL and MAIL_FROM are not set), so nothing can be sent. See docs/operations.md, "Confirmation emails".';
+
 /** A refusal in words, and the field it is about (for a form): nothing was queued or sent. */
 export class UpdateRefused extends Error {
   constructor(

@@ -10,7 +10,10 @@ import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db";
 import { cliOnTestDatabase } from "../support/cli";
 
-const { waitlist, seed, workDir } = cliOnTestDatabase();
+const { waitlist: run, seed, workDir } = cliOnTestDatabase();
+/** The command with mail on, as a site that sends updates has it (nothing is sent from the shell itself). */
+const MAIL = { SMTP_URL: "smtp://127.0.0.1:2599", MAIL_FROM: "FieldCrew <hello@fieldcrew.app>" };
+const waitlist = (args: string[], options: { input?: string } = {}) => run(args, { ...options, env: MAIL });
 
 describe("npm run waitlist -- updates", () => {
   it("--help lists its subcommands", async () => {
@@ -66,6 +69,17 @@ describe("npm run waitlist -- updates", () => {
     expect((await waitlist(["updates", "list"])).stdout).toContain("(cancelled)");
     expect(await waitlist(["updates", "pause", "--id", "999"])).toMatchObject({ status: 1, stderr: "No update #999.\n" });
     expect(await waitlist(["updates", "pause"])).toMatchObject({ status: 2 });
+  });
+
+  it("refuses to send with mail off, and queues nothing", async () => {
+    await seed({ utm_campaign: "off" });
+    const before = await getDatabase().mailUpdate.count();
+    const off = await run(["updates", "send", "--yes", "--subject", "News", "--body", "Hi", "--campaign", "off"], {
+      env: { SMTP_URL: undefined, MAIL_FROM: undefined },
+    });
+    expect(off).toMatchObject({ status: 1 });
+    expect(off.stderr).toMatch(/^Mail is off on this site \(SMTP_URL and MAIL_FROM are not set\)/);
+    expect(await getDatabase().mailUpdate.count()).toBe(before);
   });
 
   it("refuses bad input with a clear error, and queues nothing", async () => {

@@ -11,7 +11,7 @@ import { validSignup } from "./requests";
 import { waitlistCommand, waitlistProcess as spawnedWaitlist, type CommandRun } from "./waitlist-command";
 
 export type Run = CommandRun;
-type RunOptions = { input?: string; databaseUrl?: string };
+type RunOptions = { input?: string; databaseUrl?: string; env?: Record<string, string | undefined> };
 type Seed = Partial<Record<string, unknown>> & { daysAgo?: number };
 
 export const USAGE_LINE = "Usage: npm run waitlist -- <command> [options]";
@@ -22,7 +22,7 @@ export function cliOnTestDatabase() {
 
   /** The command in this process, on this file's database unless `databaseUrl` names another. */
   const waitlist = (args: string[], options: RunOptions = {}) =>
-    waitlistCommand(args, { input: options.input, env: { DATABASE_URL: options.databaseUrl ?? `file:${file}` } });
+    waitlistCommand(args, { input: options.input, env: { DATABASE_URL: options.databaseUrl ?? `file:${file}`, ...options.env } });
 
   /** The real command as a process, on this file's database unless `databaseUrl` names another. */
   const waitlistProcess = (args: string[], options: RunOptions & { preload?: string; heapMiB?: number } = {}) =>
