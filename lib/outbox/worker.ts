@@ -443,13 +443,15 @@ export class DeliveryWorker {
       };
     });
     signal.addEventListener("abort", onAbort, { once: true });
-    // Once the row is marked handed over, the mail server may have the message: an attempt cut off
-    // after that is taken as delivered, never tried again (the mark would be cleared by a retry).
-    let handedOver = false;
-    const handOver: HandOver = async () => {
-      if (signal.aborted) return false;
-      handedOver = await this.handOvers.submit(delivery.id, deadline).catch(() => false);
-      return handedOver;
+    // Once the row is marked handed over, the channel finishes the message whatever the deadline: an
+    // attempt cut off after that is taken as delivered, never tried again (a retry would clear the
+    // mark). One cut off while the mark is being written waits for it (`marking`): recorded as a
+    // retry first, the row would go out again while the channel finishes it.
+    let marking: Promise<boolean> | undefined;
+    const handOver: HandOver = () => {
+      if (signal.aborted) return Promise.resolve(false);
+      marking = this.handOvers.submit(delivery.id, deadline).catch(() => false);
+      return marking;
     };
     let outcome: Attempted;
     try {
@@ -463,7 +465,7 @@ export class DeliveryWorker {
       signal.removeEventListener("abort", onAbort);
     }
     if (outcome.delivered) return outcome;
-    if (handedOver && (signal.aborted || outcome.atDeadline)) {
+    if (marking && (await marking) && (signal.aborted || outcome.atDeadline)) {
       log.warn(
         { fault: "delivery_handed_over", kind: delivery.kind, delivery_id: delivery.id, entry_id: delivery.entryId },
         "an email handed over got no answer before its deadline: taken as delivered",

@@ -141,10 +141,21 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
     }
     // An update goes to a whole segment at once: it waits for the hand-over, so that no instance's
     // death sends it twice. The site's other emails are delivered at least once, as before.
+    // From the moment the hand-over is asked, the deadline no longer ends the conversation: once the
+    // row is marked, the message must be finished (the row will never be sent again), and a mark
+    // refused ends it unfinished through the hold itself. nodemailer's own timeouts still apply.
     let handedOver = false;
+    let asked = false;
+    const conversation = new AbortController();
+    const onDeadline = () => {
+      if (!asked) conversation.abort(deadline.reason);
+    };
+    if (deadline.aborted) onDeadline();
+    else deadline.addEventListener("abort", onDeadline, { once: true });
     const held =
       delivery.kind === "update" && handOver
         ? async () => {
+            asked = true;
             handedOver = await handOver();
             return handedOver;
           }
@@ -165,10 +176,10 @@ export function confirmationEmailChannel(options: MailOptions, compose: ComposeE
         headers: { "Auto-Submitted": "auto-generated", ...unsubscribeHeaders(options.siteUrl, options.secret, entry.publicId) },
         // The whole conversation (connection, greeting, data) ends at the attempt's deadline:
         // nodemailer closes the connection, and the message is given up before it was accepted.
-        signal: deadline,
+        signal: conversation.signal,
         handOver: held,
       };
-      await transport.sendMail(message);
+      await transport.sendMail(message).finally(() => deadline.removeEventListener("abort", onDeadline));
       return { delivered: true };
     } catch (error) {
       // Handed over and no answer from the server (the connection dropped, the deadline): it may

@@ -1,9 +1,11 @@
 /**
  * An update to part of the list from two production servers (server.ts) on one database, to a real
- * SMTP server, with one of them killed (SIGKILL) mid-send and started again (issue 60): each entry
- * of the segment gets the update exactly once, nobody outside it, nobody unsubscribed or bounced.
- * The mail server keeps each message and answers it only after a while, so the kill lands while
- * messages are handed over and unanswered: the case that sends a message twice without the hand-over.
+ * SMTP server, with one of them killed (SIGKILL) mid-send and started again (issue 60): nobody
+ * gets the update twice, nobody outside the segment, unsubscribed or bounced gets it, and every
+ * entry of the segment gets it but for a message caught between its row's mark and the end of its
+ * data. The mail server keeps each message and answers it only after a while, and the kill comes
+ * while the instance has messages handed over and unanswered: the case that sends a message twice
+ * without the hand-over.
  * Needs a build (`npm run build`; `npm run test:instances` makes one).
  */
 import { execFileSync } from "node:child_process";
@@ -34,7 +36,8 @@ const serverEnv = {
   MAIL_MAX_PER_HOUR: "100000",
   MAIL_MAX_PER_DOMAIN_PER_HOUR: "100000",
   WAITLIST_DELIVERY_RETRY_SECONDS: Array(10).fill("0.5").join(","),
-  WAITLIST_DELIVERY_LEASE_SECONDS: "4",
+  // Long enough that no attempt meets its deadline on a busy machine: what the kill leaves is what is measured.
+  WAITLIST_DELIVERY_LEASE_SECONDS: "20",
 };
 
 function start(port: number, instance: string): Promise<SiteServer> {
@@ -96,7 +99,10 @@ describe("an update from two instances, one killed mid-send", () => {
     const update = await sendUpdate(database, parsed.input, "servers-test", { email: "shell (test)", operatorId: null });
     expect(update.queued).toBe(chosen.length);
 
-    await expect.poll(() => delivered(update.id), { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(20);
+    // Killed once it has messages handed over and not yet answered (the mail server waits 300 ms).
+    const handedOverByA = () =>
+      database.outboxMessage.count({ where: { updateId: update.id, leaseOwner: "a", status: "pending", handedOverAt: { not: null } } });
+    await expect.poll(handedOverByA, { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
     a.child.kill("SIGKILL");
     await new Promise((resolve) => a.child.once("exit", resolve));
     servers.splice(servers.indexOf(a), 1);
@@ -106,14 +112,22 @@ describe("an update from two instances, one killed mid-send", () => {
     await expect.poll(() => delivered(update.id), { timeout: 90_000, interval: 250 }).toBe(chosen.length);
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // long enough for a second send, were one due
     const got = updatesPerAddress();
-    expect([...got.values()].every((n) => n === 1)).toBe(true);
-    expect([...got.keys()].sort()).toEqual([...chosen].sort());
+    // Never twice, and nobody outside the segment, unsubscribed or bounced.
+    expect([...got.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect([...got.keys()].filter((address) => !chosen.includes(address))).toEqual([]);
     expect(got.has(unsubscribed.email.toLowerCase())).toBe(false);
     expect(got.has(bounced.email.toLowerCase())).toBe(false);
-    // The kill caught messages the mail server had but had not answered: taken as delivered, not sent again.
-    const settled = await database.outboxMessage.count({
+    // The kill caught messages handed over and not yet answered: taken as delivered, not sent again.
+    const settled = await database.outboxMessage.findMany({
       where: { updateId: update.id, lastError: { startsWith: "no answer after the message was handed over" } },
+      select: { entry: { select: { email: true } } },
     });
-    expect(settled).toBeGreaterThan(0);
+    expect(settled.length).toBeGreaterThan(0);
+    // Everyone chosen got it, but for a message whose instance died between its row's mark and the
+    // end of its data (docs/operations.md, "Once per entry"): such a row is one of those settled.
+    const settledAddresses = new Set(settled.map((row) => row.entry.email.toLowerCase()));
+    const missing = chosen.filter((address) => !got.has(address));
+    expect(missing.filter((address) => !settledAddresses.has(address))).toEqual([]);
+    if (missing.length > 0) console.log(`lost in the hand-over window: ${missing.length} of ${chosen.length}`);
   }, 240_000);
 });
