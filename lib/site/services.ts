@@ -11,6 +11,7 @@ import { getAuth } from "../auth/auth";
 import { signInLimiter, type AuthServices } from "../auth/routes";
 import { getDatabase, type Database } from "../db";
 import { parseEnv, type Env } from "../env";
+import { senderFromEnv, type SenderSettings } from "../mail/smtp";
 import { SharedRateLimiter, type RateLimiter } from "../security/rate-limit";
 import { siteSecret } from "../security/secret";
 import { singleton } from "../singleton";
@@ -30,6 +31,8 @@ type Services = SignUpServices &
     deadlineMs: number;
     /** This instance's delivery worker (lib/waitlist/deliveries.ts): what it delivers, and a prompt to deliver soon. */
     deliveries: DeliveryWorker;
+    /** The mail server and sender (lib/mail/smtp.ts), or null when mail is off. */
+    sender: SenderSettings | null;
   };
 
 function servicesFromEnv(): Services {
@@ -54,6 +57,7 @@ function servicesFromEnv(): Services {
     deliverSoon: worker.deliveryKinds.length > 0 ? () => worker.deliverSoon() : undefined,
     afterResponse: after,
     deliveries: worker,
+    sender: senderFromEnv(env),
     auth: getAuth,
     signIns: signInLimiter(env.WAITLIST_MAX_PENDING_WRITES),
   };
@@ -62,4 +66,10 @@ function servicesFromEnv(): Services {
 /** The process's services (one for server.ts and every route bundle: lib/singleton.ts). */
 export function services(): Services {
   return singleton("services", servicesFromEnv);
+}
+
+/** What the update form needs (lib/updates/composer.ts), from the process's services. */
+export function updateFormServices() {
+  const { database, sender, env, deliveries } = services();
+  return { database: database(), sender, siteUrl: env.SITE_URL, deliverSoon: () => deliveries.deliverSoon() };
 }

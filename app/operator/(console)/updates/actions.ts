@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { guardConsoleAction } from "@/lib/auth/console-guard";
 import { answerComposer, COMPOSER_INTENTS, composerValues, type ComposerIntent, type ComposerState } from "@/lib/updates/composer";
-import { composerServices } from "@/lib/site/update-services";
+import { updateFormServices } from "@/lib/site/services";
 
 /** The update form's three buttons (components/operator/update-composer.tsx); the work is in lib/. */
 export async function updateFormAction(previous: ComposerState, form: FormData): Promise<ComposerState> {
@@ -13,7 +13,7 @@ export async function updateFormAction(previous: ComposerState, form: FormData):
   const guard = await guardConsoleAction({ permission: "send_update", fresh: intent !== "check", returnTo: "/operator/updates" });
   if ("refused" in guard)
     return { ...previous, values: composerValues(form), problems: { form: guard.refused.message }, confirm: guard.refused.confirm };
-  const state = await answerComposer(form, intent, guard.operator, composerServices());
+  const state = await answerComposer(form, intent, guard.operator, updateFormServices());
   if (state.sent) revalidatePath("/operator/updates");
   return state;
 }

@@ -13,8 +13,7 @@ import { BUSINESS_TYPES, COMPANY_SIZES } from "@/lib/content/signup-options";
 import { getDatabase } from "@/lib/db";
 import { FOLLOW_UP_STATES, STATE_LABELS } from "@/lib/follow-up/states";
 import { emptyComposer } from "@/lib/updates/composer";
-import { parseEnv } from "@/lib/env";
-import { senderFromEnv } from "@/lib/mail/smtp";
+import { services } from "@/lib/site/services";
 import { listUpdates, MAIL_OFF, statusWord, type UpdateAction, type UpdateProgress } from "@/lib/updates/updates";
 import { updateFormAction } from "./actions";
 
@@ -50,7 +49,7 @@ export default async function UpdatesPage({ searchParams }: Props) {
           {admin ? (
             <>
               <FreshSignInNotice session={operator} returnTo="/operator/updates" what="Sending a test or an update" />
-              {!senderFromEnv(parseEnv()) && <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{MAIL_OFF}</p>}
+              {!services().sender && <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{MAIL_OFF}</p>}
               <div className="mt-4">
                 <UpdateComposer
                   answer={updateFormAction}
